@@ -1,0 +1,3 @@
+# PREEMPT_RT without debug options: for latency numbers.
+base
+rt

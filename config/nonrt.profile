@@ -1,0 +1,4 @@
+# The non-RT reference: test with CONFIG_PREEMPT instead of RT.
+base
+preempt
+debug

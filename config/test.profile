@@ -1,0 +1,4 @@
+# PREEMPT_RT with the debug options: what make test runs.
+base
+rt
+debug

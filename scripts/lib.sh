@@ -1,0 +1,68 @@
+# Shared helpers for the rt-bpf scripts.  Source it; do not run it.
+# shellcheck shell=bash
+
+set -euo pipefail
+
+RTBPF_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+RTBPF_CACHE=${RTBPF_CACHE:-$HOME/.cache/rt-bpf}
+DEB_PKG=linux-source-6.12
+DEB_WANT=6.12.118-1~deb12u1
+TARBALL=/usr/src/linux-source-6.12.tar.xz
+PROFILES=$(cd "$RTBPF_ROOT/config" && ls -- *.profile | sed "s/\.profile$//" | xargs)
+JOBS=${JOBS:-$(($(nproc) + 1))}
+export RTBPF_ROOT RTBPF_CACHE
+
+die()  { printf 'rt-bpf: error: %s\n' "$*" >&2; exit 1; }
+warn() { printf 'rt-bpf: WARNING: %s\n' "$*" >&2; }
+log()  { printf '==> %s\n' "$*" >&2; }
+
+# The Debian version of the source package that is installed.
+deb_version() {
+	dpkg-query -W -f='${Version}' "$DEB_PKG" 2>/dev/null ||
+		die "$DEB_PKG is not installed; run 'make deps'"
+}
+
+# Paths derived from the installed Debian version, so that a different
+# package version never reuses a tree unpacked from another one.
+src_dir() {
+	local v
+	v=$(deb_version)
+	printf '%s/src/linux-%s\n' "$RTBPF_CACHE" "${v//\~/_}"
+}
+
+# stock when SERIES=none, patched otherwise.
+variant() {
+	if [ "${SERIES:-}" = none ]; then echo stock; else echo patched; fi
+}
+
+check_profile() {
+	local p
+	for p in $PROFILES; do
+		[ "$1" = "$p" ] && return 0
+	done
+	die "unknown profile '$1' (known: $PROFILES)"
+}
+
+build_dir() {
+	check_profile "$1"
+	printf '%s/build/%s-%s\n' "$RTBPF_CACHE" "$1" "$(variant)"
+}
+
+need_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 ||
+			die "'$c' not found; run 'make deps'"
+	done
+}
+
+# libbpf and bpftool, built from the tree of the current variant.
+tools_dir() {
+	printf '%s/tools-%s\n' "$RTBPF_CACHE" "$(variant)"
+}
+
+# Everything a profile's run produces besides the kernel: payload, logs.
+out_dir() {
+	check_profile "$1"
+	printf '%s/out/%s-%s\n' "$RTBPF_CACHE" "$1" "$(variant)"
+}

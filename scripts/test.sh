@@ -1,0 +1,70 @@
+#!/bin/bash
+# make test: run the functional tests in a guest, check the guest and the
+# console from the host, prove that the splat scanner fails a run, and end
+# with a kselftest summary line.
+#
+# usage: test.sh PROFILE [TESTS]   TESTS: comma-separated names, default all
+. "$(dirname "$0")/lib.sh"
+
+profile=${1:?usage: test.sh PROFILE [TESTS]}
+tests=${2:-}
+OUT=$(out_dir "$profile")
+tap=$OUT/test.tap
+n=0
+: >"$tap.host"
+
+host_result() {	# host_result OK NAME [REASON]
+	n=$((n + 1))
+	if [ "$1" = 1 ]; then
+		echo "ok $n $2" | tee -a "$tap.host"
+	else
+		echo "not ok $n $2${3:+ # $3}" | tee -a "$tap.host"
+	fi
+}
+
+echo "TAP version 13"
+args=(rtbpf.mode=test)
+[ -z "$tests" ] || args+=("rtbpf.tests=$tests")
+set +e
+"$RTBPF_ROOT/scripts/boot.sh" "$profile" functional tests "${args[@]}" |
+	grep -v '^TAP version' | tee "$tap.guest"
+boot_rc=${PIPESTATUS[0]}
+set -e
+run=$OUT/runs/tests
+n=$(grep -cE '^(not )?ok ' "$tap.guest" || true)
+verdict=$(cat "$run/guest-exit" 2>/dev/null || echo none)
+case $verdict in hung|none) ok=0 ;; *) ok=1 ;; esac
+host_result $ok guest_finished "guest exit: $verdict"
+[ -s "$run/splats.txt" ] && ok=0 || ok=1
+host_result $ok console_splat_scan "$(head -n1 "$run/splats.txt" 2>/dev/null)"
+
+# The scanners must catch a real splat: a WARNING from lkdtm fails the run,
+# both in the guest and on the host.
+# Runs with the full suite; with TESTS=..., only if SCANNER_CHECK=1.
+scanner=${SCANNER_CHECK:-1}
+[ -z "$tests" ] || scanner=${SCANNER_CHECK:-0}
+if [ "$scanner" = 1 ]; then
+	set +e
+	"$RTBPF_ROOT/scripts/boot.sh" "$profile" functional scanner-check \
+		rtbpf.mode=test rtbpf.tests=rt_kernel rtbpf.trigger=warn \
+		>"$OUT/scanner-check.tap" 2>"$OUT/scanner-check.err"
+	src=$?
+	set -e
+	sc=$OUT/runs/scanner-check
+	ok=1
+	[ $src -ne 0 ] || ok=0
+	grep -q '^WARNING:' "$sc/splats.txt" 2>/dev/null || ok=0
+	grep -q '^not ok .* guest_splat_scan' "$OUT/scanner-check.tap" || ok=0
+	grep -q '^ok .* rt_kernel' "$OUT/scanner-check.tap" || ok=0
+	host_result $ok splat_scanner_catches_warning "boot rc $src; see $sc"
+fi
+
+echo "1..$n"
+cat "$tap.guest" "$tap.host" >"$tap"
+pass=$(grep -E '^ok ' "$tap" | grep -vc '# SKIP' || true)
+skip=$(grep -E '^ok .*# SKIP' "$tap" | wc -l)
+fail=$(grep -cE '^not ok ' "$tap" || true)
+summary="$pass passed, $fail failed"
+[ "$skip" -eq 0 ] || summary="$summary, $skip skipped"
+echo "$summary"
+[ "$fail" -eq 0 ] && [ "$boot_rc" -eq 0 ]
