@@ -12,6 +12,7 @@ LIBBPF_A  := $(TOOLS)/libbpf/libbpf.a
 INCLUDES  := -I$(OUT) -I$(TOOLS)/libbpf/include -I$(LIBDIR)
 LIBDIR    := $(dir $(lastword $(MAKEFILE_LIST)))
 
+PROG_LIBS ?= $(LIBDIR)test.c
 PROGS     := $(patsubst %.c,$(OUT)/%,$(filter-out %.bpf.c,$(wildcard *.c)))
 HEADERS   := $(wildcard $(LIBDIR)*.h) $(wildcard *.h)
 
@@ -27,8 +28,8 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $* >$@.tmp && mv $@.tmp $@
 
 .SECONDEXPANSION:
-$(OUT)/%: %.c $(LIBDIR)test.c $(HEADERS) $(LIBBPF_A) $$(if $$(wildcard $$*.bpf.c),$(OUT)/$$*.skel.h) | $(OUT)
-	$(CC) -O2 -g -Wall $(INCLUDES) $< $(LIBDIR)test.c $(LIBBPF_A) -lelf -lz -lzstd -lpthread -o $@
+$(OUT)/%: %.c $(PROG_LIBS) $(HEADERS) $(LIBBPF_A) $$(if $$(wildcard $$*.bpf.c),$(OUT)/$$*.skel.h) | $(OUT)
+	$(CC) -O2 -g -Wall $(INCLUDES) $< $(PROG_LIBS) $(LIBBPF_A) -lelf -lz -lzstd -lpthread -o $@
 
 $(OUT):
 	mkdir -p $@

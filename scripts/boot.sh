@@ -71,6 +71,9 @@ qrc=$?
 wait $tpid 2>/dev/null
 set -e
 echo "$(( $(date +%s) - start ))" >"$RUN/seconds"
+# What the guest wrote to the share belongs to this run.
+mv "$OUT/payload/out" "$RUN/out"
+mkdir -p "$OUT/payload/out"
 
 fail=0
 verdict=$((qrc >> 1))
