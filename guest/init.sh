@@ -1,7 +1,7 @@
 #!/bin/sh
 # Guest side of the bench, run by the initramfs /init from the 9p payload.
 # Kernel command line:
-#   rtbpf.mode=test|run|bench|shell   what to do (default test)
+#   rtbpf.mode=test|run|bench|selftests|shell   what to do (default test)
 #   rtbpf.tests=a,b                   tests to run (default: all)
 #   rtbpf.profile=NAME                kernel profile, for the tests
 #   rtbpf.trigger=warn                provoke a WARNING after the tests
@@ -51,6 +51,8 @@ case "${MODE:-test}" in
 test)	run_tests "$(arg tests)" "$(arg trigger)"; finish $? ;;
 run)	sh $P/bench/demo.sh >&3 2>&1; finish $? ;;
 bench)	sh $P/bench/bench.sh >&3 2>&1; finish $? ;;
+selftests)
+	sh $P/guest/selftests.sh "$(arg tests)" "$(arg batch)" >&3 2>&1; finish $? ;;
 shell)	echo "rt-bpf guest shell: bpftool, cyclictest and the tests are in \$PATH ($P)."
 	echo "Leave with 'exit' or Ctrl-D."
 	setsid cttyhack sh -l

@@ -12,6 +12,8 @@ need_cmd gcc make pahole ccache bc flex bison
 
 export CCACHE_DIR=${CCACHE_DIR:-$RTBPF_CACHE/ccache}
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime
+# Share hits between the build dirs of all profiles and variants.
+export CCACHE_BASEDIR=$RTBPF_CACHE CCACHE_NOHASHDIR=1
 ccache -M 20G >/dev/null
 # Fixed build identity, so that ccache hits and rebuilds do not churn.
 export KBUILD_BUILD_TIMESTAMP="$(git -C "$SRC" log -1 --format=%cd)"

@@ -1,0 +1,61 @@
+#!/bin/bash
+# make selftests: build the tree's own tools/testing/selftests/bpf
+# (test_progs, test_verifier, test_maps, bpf_testmod.ko) with clang-19
+# against the profile's kernel, run them in the guest in batches and write
+# a per-test summary to results/.
+#
+# usage: selftests.sh PROFILE [build|run|all]
+#   SELFTESTS=a,b   test_progs tests to run (default: all of them)
+#   BATCH=N         test_progs tests per batch (default 25)
+. "$(dirname "$0")/lib.sh"
+
+profile=${1:?usage: selftests.sh PROFILE [build|run|all]}
+what=${2:-all}
+SRC=$(src_dir)
+B=$(build_dir "$profile")
+OUT=$(out_dir "$profile")
+SO=$OUT/selftests-build
+P=$OUT/payload
+name=selftests-$profile-$(variant)
+need_cmd clang-19 llc-19 llvm-strip-19
+[ -f "$B/vmlinux" ] || die "no vmlinux in $B; build the kernel first"
+
+build() {
+	log "building BPF selftests against $B (this takes a while)"
+	mkdir -p "$SO"
+	make -C "$SRC/tools/testing/selftests/bpf" -j"$JOBS" \
+		O="$B" KDIR="$B" VMLINUX_BTF="$B/vmlinux" OUTPUT="$SO" \
+		CLANG=clang-19 LLC=llc-19 LLVM_STRIP=llvm-strip-19 \
+		test_progs test_verifier test_maps "$SO/bpf_testmod.ko" \
+		>"$SO/build.log" 2>&1 ||
+		{ tail -40 "$SO/build.log" >&2; die "selftests build failed; log: $SO/build.log"; }
+	log "selftests built in $SO"
+}
+
+run() {
+	[ -x "$SO/test_progs" ] || die "selftests not built; run 'make selftests'"
+	log "copying the selftests into the payload"
+	rsync -a --delete --exclude='*.o.d' --exclude='*.d' --exclude='/tools/' \
+		--exclude='/bpftool/' --exclude='/resolve_btfids/' --exclude='*.skel.h' \
+		--exclude='*.lskel.h' --exclude='*.subskel.h' --exclude='/no_alu32/' \
+		--exclude='/cpuv4/' "$SO/" "$P/selftests/"
+	find "$P/selftests" -maxdepth 1 -type f -perm -u+x -print0 | xargs -0 ldd 2>/dev/null |
+		awk '/=> \// { print $3 }' | sort -u | while read -r lib; do cp -nL "$lib" "$P/lib/"; done
+	set +e
+	TIMEOUT=${TIMEOUT:-5400} "$RTBPF_ROOT/scripts/boot.sh" "$profile" functional selftests \
+		rtbpf.mode=selftests "rtbpf.tests=${SELFTESTS:-}" "rtbpf.batch=${BATCH:-25}"
+	rc=$?
+	set -e
+	"$RTBPF_ROOT/scripts/selftests-summary.sh" "$OUT/runs/selftests" \
+		>"$RTBPF_ROOT/results/$name.md"
+	log "summary: results/$name.md"
+	head -n 12 "$RTBPF_ROOT/results/$name.md"
+	return $rc
+}
+
+case $what in
+build) build ;;
+run) run ;;
+all) build; run ;;
+*) die "unknown selftests step '$what' (build, run, all)" ;;
+esac
