@@ -23,6 +23,12 @@ TIMEOUT=${TIMEOUT:-900}
 kernel=$B/arch/x86/boot/bzImage
 need_cmd qemu-system-x86_64
 [ -f "$kernel" ] || die "no kernel at $kernel; build it first"
+# The build dir is shared by the stock and patched trees: boot only what
+# was built from the tree as it is now, for the variant asked for.
+built=$(cat "$B/rtbpf-tree" 2>/dev/null || echo unknown)
+[ "$built" = "$(cat "$(src_dir)/.git/rtbpf-state" 2>/dev/null)" ] &&
+[ "${built%% *}" = "$(variant)" ] ||
+	die "the kernel in $B was built from another tree ($built); run 'make kernel SERIES=${SERIES:-}'"
 [ -f "$OUT/initramfs.cpio.gz" ] || die "no initramfs in $OUT"
 [ -d "$OUT/payload/guest" ] || die "no payload in $OUT"
 

@@ -12,8 +12,6 @@ need_cmd gcc make pahole ccache bc flex bison
 
 export CCACHE_DIR=${CCACHE_DIR:-$RTBPF_CACHE/ccache}
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime
-# Share hits between the build dirs of all profiles and variants.
-export CCACHE_BASEDIR=$RTBPF_CACHE CCACHE_NOHASHDIR=1
 ccache -M 20G >/dev/null
 # Fixed build identity, so that ccache hits and rebuilds do not churn.
 export KBUILD_BUILD_TIMESTAMP="$(git -C "$SRC" log -1 --format=%cd)"
@@ -38,4 +36,6 @@ if [ "$rc" -ne 0 ]; then
 fi
 [ -f "$B/arch/x86/boot/bzImage" ] || die "no bzImage after the build"
 [ -f "$B/vmlinux" ] || die "no vmlinux after the build"
+# Which tree this kernel was built from, for boot.sh to check.
+cp "$SRC/.git/rtbpf-state" "$B/rtbpf-tree"
 log "kernel $profile built in $(( $(date +%s) - start ))s: $B/arch/x86/boot/bzImage"

@@ -30,3 +30,15 @@ find "$D" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-cover-l
 	done
 } >"$D/series"
 log "exported $count patch(es) from $SRC to patches/"
+
+# Every patch must be clean under the tree's own checkpatch.
+bad=0
+while read -r p; do
+	case "$p" in ''|'#'*) continue ;; esac
+	if ! out=$(perl "$SRC/scripts/checkpatch.pl" -q --no-signoff "$D/$p" 2>&1); then
+		echo "checkpatch: $p" >&2
+		echo "$out" | sed 's/^/    /' >&2
+		bad=1
+	fi
+done <"$D/series"
+[ $bad -eq 0 ] || die "checkpatch is not clean; fix the commits and run 'make patches' again"

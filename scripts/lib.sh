@@ -43,9 +43,11 @@ check_profile() {
 	die "unknown profile '$1' (known: $PROFILES)"
 }
 
+# One build dir per profile, shared by the stock and patched trees: switching
+# SERIES rebuilds only the files the series touches.
 build_dir() {
 	check_profile "$1"
-	printf '%s/build/%s-%s\n' "$RTBPF_CACHE" "$1" "$(variant)"
+	printf '%s/build/%s\n' "$RTBPF_CACHE" "$1"
 }
 
 need_cmd() {

@@ -97,7 +97,7 @@ show_failing_hunk() {
 
 apply_series() {
 	local state=$SRC/.git/rtbpf-state want head p name
-	want=$(series_id)
+	want="$(variant) $(series_id)"
 	head=$(git_src rev-parse HEAD)
 
 	if [ -n "$(git_src status --porcelain --untracked-files=no)" ]; then
@@ -110,7 +110,7 @@ apply_series() {
 	fi
 	# Commits made by hand on top of what this script produced: keep them.
 	if [ "$head" != "$(git_src rev-parse "$base_tag")" ] &&
-	   { [ ! -f "$state" ] || [ "$(cut -d' ' -f2 "$state")" != "$head" ]; }; then
+	   { [ ! -f "$state" ] || [ "$(cut -d' ' -f3 "$state")" != "$head" ]; }; then
 		p="saved/$(date +%Y%m%d-%H%M%S)"
 		git_src branch -q "$p" "$head"
 		warn "work tree had commits not made by this script; kept them as branch '$p'"
