@@ -9,8 +9,8 @@ CLANG     ?= clang-19
 CC        ?= gcc
 BPFTOOL   := $(TOOLS)/bpftool/bpftool
 LIBBPF_A  := $(TOOLS)/libbpf/libbpf.a
-INCLUDES  := -I$(OUT) -I$(TOOLS)/libbpf/include -I$(LIBDIR)
 LIBDIR    := $(dir $(lastword $(MAKEFILE_LIST)))
+INCLUDES  := -I$(OUT) -I$(TOOLS)/libbpf/include -I$(LIBDIR)
 
 PROG_LIBS ?= $(LIBDIR)test.c
 PROGS     := $(patsubst %.c,$(OUT)/%,$(filter-out %.bpf.c,$(wildcard *.c)))

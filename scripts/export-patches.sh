@@ -35,7 +35,7 @@ log "exported $count patch(es) from $SRC to patches/"
 bad=0
 while read -r p; do
 	case "$p" in ''|'#'*) continue ;; esac
-	if ! out=$(perl "$SRC/scripts/checkpatch.pl" -q --no-signoff "$D/$p" 2>&1); then
+	if ! out=$(perl "$SRC/scripts/checkpatch.pl" -q "$D/$p" 2>&1); then
 		echo "checkpatch: $p" >&2
 		echo "$out" | sed 's/^/    /' >&2
 		bad=1

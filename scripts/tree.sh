@@ -138,4 +138,8 @@ apply_series() {
 }
 
 [ -d "$SRC/.git" ] || unpack
+# The tree must be the version the package claims, whatever is in the cache.
+kv=$(make -s -C "$SRC" kernelversion 2>/dev/null || true)
+[ "$kv" = "${ver%%-*}" ] ||
+	die "tree at $SRC is version '${kv:-unknown}', but $DEB_PKG $ver is installed; remove it and run again"
 apply_series
