@@ -17,15 +17,18 @@ $B/timer_probe
 cyclictest_max() {
 	cyclictest -m -q -p95 -t1 -a0 -i1000 -l "$CT_LOOPS" -h 100000 \
 		--histfile="$RTBPF_OUT/hist-$1.txt" >"$RTBPF_OUT/cyclictest-$1.txt" 2>&1
-	sed -n 's/.*Max: *\([0-9]*\).*/\1/p' "$RTBPF_OUT/cyclictest-$1.txt" | tail -n1
+	sed -n 's/^# Max Latencies: *0*\([0-9][0-9]*\).*/\1/p' "$RTBPF_OUT/hist-$1.txt"
 }
 
 # Problem 1: a raw_tp program with a long bpf_loop, on the same CPU.
 echo "latency_idle_us=$(cyclictest_max idle)"
-secs=$((CT_LOOPS / 1000 + 2))
-$B/loop_load "$LOOPS" "$secs" >"$RTBPF_OUT/loop_load.txt" 2>&1 &
-sleep 1
+# The load runs from before cyclictest starts until after it ends.
+flag=/tmp/loop_load.stop
+rm -f $flag $flag.ready
+$B/loop_load "$LOOPS" $flag >"$RTBPF_OUT/loop_load.txt" 2>&1 &
+while [ ! -e $flag.ready ] && kill -0 $! 2>/dev/null; do sleep 0.1; done
 echo "latency_bpf_us=$(cyclictest_max bpf)"
+touch $flag
 wait
 echo "bpf_loop_iterations=$LOOPS"
 sed 's/^/loop_/' "$RTBPF_OUT/loop_load.txt"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * loop_load LOOPS SECONDS: attach the bpf_loop spinner to raw_tp/sys_enter
- * and make syscalls for SECONDS, so that the program runs back to back.
- * Prints runs= and iterations= when done.
+ * loop_load LOOPS FLAG: attach the bpf_loop spinner to raw_tp/sys_enter,
+ * create FLAG.ready, then make syscalls until FLAG exists (at most 120 s),
+ * so that the program runs back to back.  Prints runs= and iterations=.
  */
 #include <time.h>
 #include <unistd.h>
@@ -20,10 +20,12 @@ static double now(void)
 int main(int argc, char **argv)
 {
 	struct loop_load *skel;
+	char ready[4096];
 	double end;
+	FILE *f;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: loop_load LOOPS SECONDS\n");
+		fprintf(stderr, "usage: loop_load LOOPS FLAG\n");
 		return 2;
 	}
 	skel = loop_load__open_and_load();
@@ -38,8 +40,12 @@ int main(int argc, char **argv)
 		loop_load__destroy(skel);
 		return 1;
 	}
-	end = now() + strtod(argv[2], NULL);
-	while (now() < end)
+	snprintf(ready, sizeof(ready), "%s.ready", argv[2]);
+	f = fopen(ready, "w");
+	if (f)
+		fclose(f);
+	end = now() + 120;
+	while (now() < end && access(argv[2], F_OK))
 		syscall(SYS_getpgid, 0);
 	loop_load__detach(skel);
 	printf("runs=%llu\niterations=%llu\n",

@@ -10,15 +10,19 @@
 
 static char log_buf[1 << 16];
 
-/* The last non-empty line of the verifier log: the reason for a refusal. */
-static const char *last_line(char *s)
+/*
+ * The verifier's reason for a refusal: the last log line before its
+ * closing "processed N insns" statistics.
+ */
+static const char *reason(char *log)
 {
-	char *end = s + strlen(s), *p;
+	char *stats = strstr(log, "\nprocessed "), *p;
 
-	while (end > s && end[-1] == '\n')
-		*--end = '\0';
-	p = strrchr(s, '\n');
-	return p ? p + 1 : s;
+	if (!stats)
+		return log;
+	*stats = '\0';
+	p = strrchr(log, '\n');
+	return p ? p + 1 : log;
 }
 
 int main(void)
@@ -33,7 +37,7 @@ int main(void)
 	bpf_program__set_log_buf(skel->progs.arm, log_buf, sizeof(log_buf));
 	err = timer_probe__load(skel);
 	if (err) {
-		printf("bpf_timer=rejected: %s\n", last_line(log_buf));
+		printf("bpf_timer=rejected: %s\n", reason(log_buf));
 		goto out;
 	}
 	err = bpf_prog_test_run_opts(bpf_program__fd(skel->progs.arm), &opts);

@@ -14,6 +14,7 @@ export LD_LIBRARY_PATH=$P/lib
 mkdir -p /tmp /run /lib /lib64 /usr/lib /sys/fs/bpf /sys/fs/cgroup /sys/kernel/debug
 mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
+mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t bpf bpf /sys/fs/bpf
