@@ -26,7 +26,7 @@ make -C "$SRC" O="$B" -j"$JOBS" CC="ccache gcc" all 2>&1 |
 		/ (error|Error) / || /error:/ { print; fflush(); next }
 		/^  (CC|LD|AR|BTF|GEN)/ {
 			n++
-			if (n % 500 == 0) { printf "[build %s] %d steps, at %s\n", p, n, $2; fflush() }
+			if (n % 250 == 0) { printf "[build %s] %d steps, at %s\n", p, n, $2; fflush() }
 		}'
 rc=${PIPESTATUS[0]}
 set -e

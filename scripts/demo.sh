@@ -50,7 +50,7 @@ png=$RTBPF_ROOT/results/$name.png
 
 if command -v gnuplot >/dev/null; then
 	gnuplot <<GP || warn "gnuplot failed; no histogram"
-set terminal pngcairo size 900,500
+set terminal pngcairo size 900,500 noenhanced
 set output "$png"
 set title "cyclictest latency, $profile profile, $(variant) tree (icount)"
 set xlabel "latency (us)"
