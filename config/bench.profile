@@ -1,3 +1,4 @@
 # PREEMPT_RT without debug options: for latency numbers.
 base
+selftests
 rt

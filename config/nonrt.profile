@@ -1,4 +1,5 @@
 # The non-RT reference: test with CONFIG_PREEMPT instead of RT.
 base
+selftests
 preempt
 debug

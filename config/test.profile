@@ -1,4 +1,5 @@
 # PREEMPT_RT with the debug options: what make test runs.
 base
+selftests
 rt
 debug
