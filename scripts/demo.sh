@@ -15,6 +15,7 @@ TIMEOUT=${TIMEOUT:-1800} "$RTBPF_ROOT/scripts/boot.sh" "$profile" latency demo r
 	>"$OUT/demo.txt"
 boot_rc=$?
 set -e
+[ -d "$RUN" ] || die "the demo boot did not start (status $boot_rc)"
 cp "$OUT/demo.txt" "$RUN/report.txt"
 val() { sed -n "s/^$1=//p" "$OUT/demo.txt" | tail -n1; }
 
