@@ -64,7 +64,7 @@ bench: guest
 shell: guest
 	@$(S)/boot.sh $(PROFILE) shell shell rtbpf.mode=shell
 
-selftests: kernel tools
+selftests: guest
 	@$(S)/selftests.sh $(PROFILE)
 
 patches: tree

@@ -7,6 +7,10 @@
 # usage: selftests.sh PROFILE [build|run|all]
 #   SELFTESTS=a,b   test_progs tests to run (default: all of them)
 #   BATCH=N         test_progs tests per batch (default 25)
+#   FROM=PROFILE    run the selftests built for PROFILE's kernel, with only
+#                   bpf_testmod.ko rebuilt for this one: the same binaries on
+#                   RT and non-RT make the cleanest comparison (BPF CO-RE
+#                   relocates them against the running kernel)
 . "$(dirname "$0")/lib.sh"
 
 profile=${1:?usage: selftests.sh PROFILE [build|run|all]}
@@ -14,7 +18,7 @@ what=${2:-all}
 SRC=$(src_dir)
 B=$(build_dir "$profile")
 OUT=$(out_dir "$profile")
-SO=$OUT/selftests-build
+SO=$(out_dir "${FROM:-$profile}")/selftests-build
 P=$OUT/payload
 name=selftests-$profile-$(variant)
 need_cmd clang-19 llc-19 llvm-strip-19
@@ -39,6 +43,13 @@ run() {
 		--exclude='/bpftool/' --exclude='/resolve_btfids/' --exclude='*.skel.h' \
 		--exclude='*.lskel.h' --exclude='*.subskel.h' --exclude='/no_alu32/' \
 		--exclude='/cpuv4/' "$SO/" "$P/selftests/"
+	if [ -n "${FROM:-}" ] && [ "$FROM" != "$profile" ]; then
+		log "rebuilding bpf_testmod.ko for $B"
+		make -s -C "$B" M="$SRC/tools/testing/selftests/bpf/bpf_testmod" modules \
+			>"$OUT/bpf_testmod.log" 2>&1 ||
+			{ tail -20 "$OUT/bpf_testmod.log" >&2; die "bpf_testmod build failed"; }
+		cp "$SRC/tools/testing/selftests/bpf/bpf_testmod/bpf_testmod.ko" "$P/selftests/"
+	fi
 	find "$P/selftests" -maxdepth 1 -type f -perm -u+x -print0 | xargs -0 ldd 2>/dev/null |
 		awk '/=> \// { print $3 }' | sort -u | while read -r lib; do cp -nL "$lib" "$P/lib/"; done
 	set +e
