@@ -16,14 +16,17 @@ echo "| test_progs | $(count OK) | $(count FAIL) | $(count SKIP) |"
 for s in test_verifier test_maps; do
 	l=$run/out/$s.log
 	if [ -f "$l" ]; then
-		line=$(grep -E '^Summary|SUMMARY' "$l" | tail -n1)
+		line=$(grep -E '^Summary|SUMMARY' "$l" | tail -n1 || true)
 		echo "| $s | ${line:-no summary: $(tail -n1 "$l")} | | |"
 	else
 		echo "| $s | not run | | |"
 	fi
 done
 echo
-echo "Kernel splats in the run: $( [ -s "$run/splats.txt" ] && wc -l <"$run/splats.txt" || echo 0)"
+echo "Kernel splat lines in the run: $( [ -s "$run/splats.txt" ] && wc -l <"$run/splats.txt" || echo 0), distinct:"
+echo
+sed 's/^\[ *[0-9.]*\] //' "$run/splats.txt" 2>/dev/null | sed 's/: [a-z_/0-9:-]*\/[0-9]*$//' |
+	sort | uniq -c | sed 's/^/    /'
 echo
 echo "| test_progs test | result |"
 echo "|---|---|"

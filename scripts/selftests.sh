@@ -34,7 +34,9 @@ restore_broken() { git -C "$SRC" checkout -q -- "$BROKEN"; }
 build() {
 	log "building BPF selftests against $B (this takes a while)"
 	mkdir -p "$SO"
-	rm -f "$SRC/$BROKEN" "$SO/bpf_attr_size.test.o"
+	# tests.h, the generated list of tests, must not name it either.
+	rm -f "$SRC/$BROKEN" "$SO/bpf_attr_size.test.o" \
+		"$SRC/tools/testing/selftests/bpf/prog_tests/tests.h"
 	# Stale dependency files of an interrupted build name headers by bare
 	# file name, which make then has no rule for.
 	find "$SO" -maxdepth 1 -name "*.test.d" -delete
@@ -64,7 +66,7 @@ run() {
 			{ tail -20 "$OUT/bpf_testmod.log" >&2; die "bpf_testmod build failed"; }
 		cp "$SRC/tools/testing/selftests/bpf/bpf_testmod/bpf_testmod.ko" "$P/selftests/"
 	fi
-	find "$P/selftests" -maxdepth 1 -type f -perm -u+x -print0 | xargs -0 ldd 2>/dev/null |
+	find "$P/selftests" -maxdepth 1 -type f -perm -u+x -print0 | { xargs -0 ldd 2>/dev/null || true; } |
 		awk '/=> \// { print $3 }' | sort -u | while read -r lib; do cp -nL "$lib" "$P/lib/"; done
 	set +e
 	TIMEOUT=${TIMEOUT:-5400} "$RTBPF_ROOT/scripts/boot.sh" "$profile" functional selftests \
