@@ -4,7 +4,7 @@
 set -euo pipefail
 
 RTBPF_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-RTBPF_CACHE=${RTBPF_CACHE:-$HOME/.cache/rt-bpf}
+RTBPF_CACHE=${RTBPF_CACHE:-${HOME:-/root}/.cache/rt-bpf}
 DEB_PKG=linux-source-6.12
 DEB_WANT=6.12.118-1~deb12u1
 TARBALL=/usr/src/linux-source-6.12.tar.xz
