@@ -12,8 +12,7 @@ D=$RTBPF_ROOT/patches
 [ -z "$(git -C "$SRC" status --porcelain --untracked-files=no)" ] ||
 	die "$SRC has uncommitted changes; commit them first"
 count=$(git -C "$SRC" rev-list --count "$base..HEAD")
-if [ "$count" -eq 0 ] && grep -qv '^#' "$D/series" 2>/dev/null &&
-   [ -n "$(grep -v '^#' "$D/series" | xargs)" ]; then
+if [ "$count" -eq 0 ] && [ -n "$(grep -v '^#' "$D/series" 2>/dev/null | xargs)" ]; then
 	die "the work tree has no commits on $base, but patches/series is not empty; refusing to erase it"
 fi
 

@@ -68,3 +68,14 @@ out_dir() {
 	check_profile "$1"
 	printf '%s/out/%s-%s\n' "$RTBPF_CACHE" "$1" "$(variant)"
 }
+
+# copy_libs DEST DIR...: copy the shared libraries (and the dynamic loader)
+# of every executable under the DIRs into DEST, for the guest.
+copy_libs() {
+	local dest=$1
+	shift
+	find "$@" -type f -perm -u+x -print0 |
+		{ xargs -0 ldd 2>/dev/null || true; } |
+		awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }' | sort -u |
+		while read -r lib; do cp -L "$lib" "$dest/"; done
+}

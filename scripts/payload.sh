@@ -33,9 +33,6 @@ rsync -a --delete --exclude='*.*' --exclude='*/' "$OUT/obj/bench/" "$P/bin/bench
 cp "$T/bpftool/bpftool" "$(command -v cyclictest)" "$P/bin/"
 
 # The shared libraries of every binary, and the dynamic loader.
-find "$P/bin" "$P/tests" -type f -perm -u+x -print0 |
-	{ xargs -0 ldd 2>/dev/null || true; } |
-	awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }' | sort -u |
-	while read -r lib; do cp -L "$lib" "$P/lib/"; done
+copy_libs "$P/lib" "$P/bin" "$P/tests"
 [ -e "$P/lib/ld-linux-x86-64.so.2" ] || die "dynamic loader missing from the payload"
 log "payload ready: $P ($(ls "$P/tests" | wc -l) tests)"

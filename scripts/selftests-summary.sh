@@ -25,7 +25,7 @@ done
 echo
 echo "Kernel splat lines in the run: $( [ -s "$run/splats.txt" ] && wc -l <"$run/splats.txt" || echo 0), distinct:"
 echo
-sed 's/^\[ *[0-9.]*\] //' "$run/splats.txt" 2>/dev/null | sed 's/: [a-z_/0-9:-]*\/[0-9]*$//' |
+tr -d '\r' <"$run/splats.txt" 2>/dev/null | sed 's/^\[ *[0-9.]*\] //' | sed 's/: [a-z_/0-9:-]*\/[0-9]*$//' |
 	sort | uniq -c | sed 's/^/    /'
 echo
 echo "| test_progs test | result |"

@@ -66,8 +66,7 @@ run() {
 			{ tail -20 "$OUT/bpf_testmod.log" >&2; die "bpf_testmod build failed"; }
 		cp "$SRC/tools/testing/selftests/bpf/bpf_testmod/bpf_testmod.ko" "$P/selftests/"
 	fi
-	find "$P/selftests" -maxdepth 1 -type f -perm -u+x -print0 | { xargs -0 ldd 2>/dev/null || true; } |
-		awk '/=> \// { print $3 }' | sort -u | while read -r lib; do cp -nL "$lib" "$P/lib/"; done
+	copy_libs "$P/lib" "$P/selftests"
 	set +e
 	TIMEOUT=${TIMEOUT:-5400} "$RTBPF_ROOT/scripts/boot.sh" "$profile" functional selftests \
 		rtbpf.mode=selftests "rtbpf.tests=${SELFTESTS:-}" "rtbpf.batch=${BATCH:-25}"
