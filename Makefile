@@ -67,7 +67,8 @@ shell: guest
 selftests: guest
 	@$(S)/selftests.sh $(PROFILE)
 
-patches: tree
+# Export what is in the work tree; never reset it first.
+patches: deps
 	@$(S)/export-patches.sh
 
 clean:

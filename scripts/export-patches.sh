@@ -6,6 +6,7 @@
 
 [ "${SERIES:-}" != none ] || die "SERIES=none is the stock tree; there is nothing to export"
 SRC=$(src_dir)
+[ -d "$SRC/.git" ] || die "no work tree at $SRC; run 'make tree' and commit your changes there"
 ver=$(deb_version)
 base="debian-${ver//\~/_}"
 D=$RTBPF_ROOT/patches
@@ -29,6 +30,7 @@ find "$D" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-cover-l
 	done
 } >"$D/series"
 log "exported $count patch(es) from $SRC to patches/"
+"$RTBPF_ROOT/scripts/tree.sh" --adopt
 
 # Every patch must be clean under the tree's own checkpatch.
 bad=0

@@ -137,6 +137,21 @@ apply_series() {
 	log "tree at $base_tag + $n patch(es) ($(variant))"
 }
 
+# After 'make patches': the work tree's commits are the series now, so
+# record that, and the next build keeps every file as it is.
+adopt() {
+	[ -d "$SRC/.git" ] || die "no work tree at $SRC; run 'make tree'"
+	[ -z "$(git_src status --porcelain --untracked-files=no)" ] ||
+		die "$SRC has uncommitted changes"
+	echo "$(variant) $(series_id) $(git_src rev-parse HEAD)" >"$SRC/.git/rtbpf-state"
+}
+
+case ${1:-} in
+'') ;;
+--adopt) adopt; exit 0 ;;
+*) die "usage: tree.sh [--adopt]" ;;
+esac
+
 [ -d "$SRC/.git" ] || unpack
 # The tree must be the version the package claims, whatever is in the cache.
 kv=$(make -s -C "$SRC" kernelversion 2>/dev/null || true)
