@@ -12,7 +12,7 @@ LIBBPF_A  := $(TOOLS)/libbpf/libbpf.a
 LIBDIR    := $(dir $(lastword $(MAKEFILE_LIST)))
 INCLUDES  := -I$(OUT) -I$(TOOLS)/libbpf/include -I$(LIBDIR)
 
-PROG_LIBS ?= $(LIBDIR)test.c
+PROG_LIBS ?= $(LIBDIR)test.c $(LIBDIR)net.c
 PROGS     := $(patsubst %.c,$(OUT)/%,$(filter-out %.bpf.c,$(wildcard *.c)))
 HEADERS   := $(wildcard $(LIBDIR)*.h) $(wildcard *.h)
 
@@ -22,7 +22,7 @@ $(OUT)/vmlinux.h: $(KBUILD)/vmlinux | $(OUT)
 	$(BPFTOOL) btf dump file $< format c >$@.tmp && mv $@.tmp $@
 
 $(OUT)/%.bpf.o: %.bpf.c $(OUT)/vmlinux.h $(HEADERS) | $(OUT)
-	$(CLANG) -g -O2 -Wall -target bpf -D__TARGET_ARCH_x86 $(INCLUDES) -c $< -o $@
+	$(CLANG) -g -O2 -Wall -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 $(INCLUDES) -c $< -o $@
 
 $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $* >$@.tmp && mv $@.tmp $@

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kfuncs the test programs call, declared here because this tree's
+ * bpftool writes only some kfunc prototypes into vmlinux.h.  Include this
+ * instead of vmlinux.h.
+ */
+#ifndef RTBPF_KFUNCS_BPF_H
+#define RTBPF_KFUNCS_BPF_H
+
+#define BPF_NO_KFUNC_PROTOTYPES
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+
+extern void bpf_preempt_disable(void) __ksym;
+extern void bpf_preempt_enable(void) __ksym;
+
+extern int bpf_wq_init(struct bpf_wq *wq, void *p__map, unsigned int flags) __ksym;
+extern int bpf_wq_start(struct bpf_wq *wq, unsigned int flags) __ksym;
+extern int bpf_wq_set_callback_impl(struct bpf_wq *wq,
+				    int (callback_fn)(void *map, int *key, void *value),
+				    unsigned int flags__k, void *aux__ign) __ksym;
+#define bpf_wq_set_callback(wq, cb, flags) \
+	bpf_wq_set_callback_impl(wq, cb, flags, NULL)
+
+#define CLOCK_MONOTONIC	1
+#define EBUSY		16
+#define EDEADLK		35
+
+#endif
