@@ -54,7 +54,10 @@ run_tests() {
 	fi
 	n=$((n + 1))
 	local taint
-	taint=$(cat /proc/sys/kernel/tainted)
+	# Bit 12 (O, 4096) only says an out-of-tree module was loaded: the
+	# tree's own bpf_testmod.ko, which the selftests need.  Any other
+	# taint fails the run.
+	taint=$(( $(cat /proc/sys/kernel/tainted) & ~4096 ))
 	if [ "$taint" = 0 ]; then
 		res "ok $n kernel_not_tainted"; pass=$((pass + 1))
 	else

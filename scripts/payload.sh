@@ -21,6 +21,8 @@ for d in tests bench; do
 	make -s -C "$RTBPF_ROOT/$d" -j"$JOBS" OUT="$OUT/obj/$d" KBUILD="$B" TOOLS="$T" ||
 		die "building $d/ failed"
 done
+"$RTBPF_ROOT/scripts/build-scx.sh" "$profile"
+"$RTBPF_ROOT/scripts/selftests-mini.sh" "$profile"
 
 mkdir -p "$P"/{tests,bin,lib,out}
 rsync -a --delete "$RTBPF_ROOT/guest/" "$P/guest/"
@@ -31,8 +33,11 @@ rsync -a --delete --exclude='*.*' --exclude='*/' "$OUT/obj/tests/" "$P/tests/"
 rsync -a --delete --exclude='*.*' --exclude='*/' "$OUT/obj/bench/" "$P/bin/bench/" 2>/dev/null ||
 	mkdir -p "$P/bin/bench"
 cp "$T/bpftool/bpftool" "$(command -v cyclictest)" "$P/bin/"
+cp "$OUT/obj/scx/build/bin/scx_central" "$P/bin/"
+mkdir -p "$P/selftests-mini"
+cp "$OUT/selftests-mini/test_progs" "$OUT/selftests-mini/bpf_testmod.ko" "$P/selftests-mini/"
 
 # The shared libraries of every binary, and the dynamic loader.
-copy_libs "$P/lib" "$P/bin" "$P/tests"
+copy_libs "$P/lib" "$P/bin" "$P/tests" "$P/selftests-mini"
 [ -e "$P/lib/ld-linux-x86-64.so.2" ] || die "dynamic loader missing from the payload"
 log "payload ready: $P ($(ls "$P/tests" | wc -l) tests)"

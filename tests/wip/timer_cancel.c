@@ -34,6 +34,16 @@ static void *arm_on_cpu1(void *arg)
 	return NULL;
 }
 
+/* Let the running callback finish a little after the cancel was issued. */
+static void *release_later(void *arg)
+{
+	struct timespec ts = { 0, 500 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+	skel->bss->release = 1;
+	return NULL;
+}
+
 /* Arm the timer on CPU 1 and wait until its callback runs there. */
 static bool start_slow_callback(const char *what)
 {
@@ -64,10 +74,12 @@ static void wait_done(int want)
 	for (i = 0; i < 20000 && *done < want; i++)
 		nanosleep(&ts, NULL);
 	ASSERT_EQ(*done, want, "callback_finished");
+	printf("# callback ran %.1f ms\n", skel->bss->cb_ns / 1e6);
 }
 
 void test_main(void)
 {
+	pthread_t releaser;
 	struct utsname u;
 	bool rt;
 
@@ -82,7 +94,9 @@ void test_main(void)
 
 	/* 1. Cancel from a program that cannot sleep. */
 	if (start_slow_callback("atomic")) {
+		pthread_create(&releaser, NULL, release_later, NULL);
 		ASSERT_OK(run(skel->progs.cancel_atomic), "run_cancel_atomic");
+		pthread_join(releaser, NULL);
 		if (rt) {
 			ASSERT_EQ(skel->bss->cancel_ret, -EBUSY, "rt_atomic_cancel_is_ebusy");
 			ASSERT_EQ(skel->bss->done_at_cancel, 0, "rt_atomic_cancel_did_not_wait");
@@ -95,7 +109,9 @@ void test_main(void)
 
 	/* 2. Cancel from a program that may be preempted: it always waits. */
 	if (start_slow_callback("preemptible")) {
+		pthread_create(&releaser, NULL, release_later, NULL);
 		ASSERT_OK(run(skel->progs.cancel_sleepable_ctx), "run_cancel_preemptible");
+		pthread_join(releaser, NULL);
 		ASSERT_EQ(skel->bss->cancel_ret, 0, "preemptible_cancel_ret");
 		ASSERT_EQ(skel->bss->done_at_cancel, 2, "preemptible_cancel_waited");
 		wait_done(2);

@@ -6,7 +6,8 @@
  */
 #include "kfuncs.bpf.h"
 
-#define SPIN_LOOPS	(8 * 1024 * 1024)
+/* The callback spins until user space releases it, or for at most this. */
+#define SPIN_MAX_NS	(3ULL * 1000 * 1000 * 1000)
 
 struct elem {
 	struct bpf_timer t;
@@ -20,20 +21,26 @@ struct {
 } slow SEC(".maps");
 
 int in_cb;		/* the callback has started */
+int release;		/* user space lets the callback finish */
 int cb_done;		/* callbacks that have finished */
 long arm_ret;
 long cancel_ret;
 int done_at_cancel;	/* cb_done when bpf_timer_cancel() returned */
+__u64 cb_ns;		/* how long the last callback ran */
 
-static long spin(__u64 i, void *ctx)
+static long spin(__u64 i, __u64 *start)
 {
-	return 0;
+	return release || bpf_ktime_get_ns() - *start > SPIN_MAX_NS;
 }
 
 static int slow_cb(void *map, int *key, struct elem *e)
 {
+	__u64 start = bpf_ktime_get_ns();
+
 	in_cb = 1;
-	bpf_loop(SPIN_LOOPS, spin, NULL, 0);
+	/* 8M calls of bpf_ktime_get_ns() take well over a second here. */
+	bpf_loop(8 * 1024 * 1024, spin, &start, 0);
+	cb_ns = bpf_ktime_get_ns() - start;
 	__sync_fetch_and_add(&cb_done, 1);
 	return 0;
 }
@@ -55,6 +62,7 @@ int arm(void *ctx)
 	if (!e)
 		return 0;
 	in_cb = 0;
+	release = 0;
 	err = bpf_timer_init(&e->t, &slow, CLOCK_MONOTONIC);
 	if (err && err != -EBUSY) {
 		arm_ret = err;

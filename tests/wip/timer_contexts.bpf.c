@@ -26,7 +26,7 @@ int served[NR_CTX];
 long ret[NR_CTX];
 int fired[NR_CTX];
 
-static int arm(int k, __u64 nsecs);
+static __always_inline int arm(int k, __u64 nsecs);
 
 static int timer_cb(void *map, int *key, struct elem *e)
 {
@@ -44,9 +44,10 @@ static int timer_cb(void *map, int *key, struct elem *e)
 	return 0;
 }
 
-static int arm(int k, __u64 nsecs)
+static __always_inline int arm(int k, __u64 nsecs)
 {
-	struct elem *e = bpf_map_lookup_elem(&timers, &k);
+	int key = k;	/* k itself never has its address taken */
+	struct elem *e = bpf_map_lookup_elem(&timers, &key);
 	int err;
 
 	if (!e)
@@ -60,10 +61,11 @@ static int arm(int k, __u64 nsecs)
 	return bpf_timer_start(&e->t, nsecs, 0);
 }
 
-static void serve(int k)
+/* Inlined, so that k stays a constant that indexes the arrays. */
+static __always_inline void serve(int k)
 {
+	int r = req[k], key = k;
 	struct elem *e;
-	int r = req[k];
 
 	if (!r || !__sync_bool_compare_and_swap(&req[k], r, 0))
 		return;
@@ -75,7 +77,7 @@ static void serve(int k)
 		ret[k] = arm(k, 60ULL * 1000 * 1000 * 1000);
 		break;
 	case REQ_CANCEL:
-		e = bpf_map_lookup_elem(&timers, &k);
+		e = bpf_map_lookup_elem(&timers, &key);
 		ret[k] = e ? bpf_timer_cancel(&e->t) : -1;
 		break;
 	}
