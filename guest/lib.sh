@@ -23,8 +23,12 @@ run_tests() {
 			continue
 		fi
 		cd /tmp
+		# Markers in the kernel log, so that the host can tell which
+		# test a console line belongs to.
+		echo "rtbpf: test $t begin" >/dev/kmsg
 		timeout 600 "$P/tests/$t" >/tmp/out 2>&1
 		rc=$?
+		echo "rtbpf: test $t end" >/dev/kmsg
 		sed 's/^/# /' /tmp/out >&3
 		if dmesg -c | scan >/tmp/splat; then :; else
 			sed 's/^/# splat: /' /tmp/splat >&3

@@ -28,10 +28,21 @@ mkdir -p "$P"/{tests,bin,lib,out}
 rsync -a --delete "$RTBPF_ROOT/guest/" "$P/guest/"
 rsync -a --delete "$RTBPF_ROOT/splat/" "$P/splat/"
 rsync -a --delete --include='*.sh' --exclude='*' "$RTBPF_ROOT/bench/" "$P/bench/"
-# Only executables: a test is anything the guest finds in tests/.
-rsync -a --delete --exclude='*.*' --exclude='*/' "$OUT/obj/tests/" "$P/tests/"
-rsync -a --delete --exclude='*.*' --exclude='*/' "$OUT/obj/bench/" "$P/bin/bench/" 2>/dev/null ||
-	mkdir -p "$P/bin/bench"
+# The programs of the sources that exist now, and nothing older: a test is
+# anything the guest finds in tests/, so a binary left in obj/ by a test
+# that was since removed or renamed must not come along.
+copy_progs() {
+	local src=$1 obj=$2 dst=$3 c
+	rm -rf "$dst"
+	mkdir -p "$dst"
+	for c in "$src"/*.c; do
+		case $c in *.bpf.c) continue ;; esac
+		c=$(basename "$c" .c)
+		cp "$obj/$c" "$dst/" || die "$obj/$c was not built"
+	done
+}
+copy_progs "$RTBPF_ROOT/tests" "$OUT/obj/tests" "$P/tests"
+copy_progs "$RTBPF_ROOT/bench" "$OUT/obj/bench" "$P/bin/bench"
 cp "$T/bpftool/bpftool" "$(command -v cyclictest)" "$P/bin/"
 cp "$OUT/obj/scx/build/bin/scx_central" "$P/bin/"
 mkdir -p "$P/selftests-mini"

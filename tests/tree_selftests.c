@@ -4,6 +4,8 @@
  * built by scripts/selftests-mini.sh with only these tests): every one of
  * them passes (timer_lockup may skip, see LUCKY).  On stock PREEMPT_RT the timer tests fail,
  * the verifier refuses their programs, and wq splats.
+ *
+ * XFAIL on stock PREEMPT_RT: timer programs are refused (0004) and wq splats (0001)
  */
 #define _GNU_SOURCE
 #include <fcntl.h>

@@ -4,6 +4,8 @@
  * program runs with preemption disabled: the work runs, exactly once per
  * start.  Stock PREEMPT_RT allocates the wq with kmalloc() under an
  * irqs-off lock here, and the splat scan fails the test.
+ *
+ * XFAIL on stock PREEMPT_RT: bpf_wq_init() kmallocs under an irqs-off lock (0001)
  */
 #include <time.h>
 #include <unistd.h>

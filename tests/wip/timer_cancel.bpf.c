@@ -27,6 +27,9 @@ long arm_ret;
 long cancel_ret;
 int done_at_cancel;	/* cb_done when bpf_timer_cancel() returned */
 __u64 cb_ns;		/* how long the last callback ran */
+/* Diagnostics: where and when the callback ran, and when cancel was called. */
+int cb_cpu;
+__u64 cb_start, cb_end, cancel_start, cancel_end;
 
 static long spin(__u64 i, __u64 *start)
 {
@@ -37,10 +40,13 @@ static int slow_cb(void *map, int *key, struct elem *e)
 {
 	__u64 start = bpf_ktime_get_ns();
 
+	cb_start = start;
+	cb_cpu = bpf_get_smp_processor_id();
 	in_cb = 1;
 	/* 8M calls of bpf_ktime_get_ns() take well over a second here. */
 	bpf_loop(8 * 1024 * 1024, spin, &start, 0);
-	cb_ns = bpf_ktime_get_ns() - start;
+	cb_end = bpf_ktime_get_ns();
+	cb_ns = cb_end - start;
 	__sync_fetch_and_add(&cb_done, 1);
 	return 0;
 }
@@ -80,10 +86,12 @@ int cancel_atomic(void *ctx)
 
 	if (!e)
 		return 0;
+	cancel_start = bpf_ktime_get_ns();
 	bpf_preempt_disable();
 	cancel_ret = bpf_timer_cancel(&e->t);
 	done_at_cancel = cb_done;
 	bpf_preempt_enable();
+	cancel_end = bpf_ktime_get_ns();
 	return 0;
 }
 
@@ -94,8 +102,10 @@ int cancel_sleepable_ctx(void *ctx)
 
 	if (!e)
 		return 0;
+	cancel_start = bpf_ktime_get_ns();
 	cancel_ret = bpf_timer_cancel(&e->t);
 	done_at_cancel = cb_done;
+	cancel_end = bpf_ktime_get_ns();
 	return 0;
 }
 

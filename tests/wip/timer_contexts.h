@@ -6,7 +6,7 @@
 enum {
 	CTX_SYSCALL,	/* SEC("syscall"), run with BPF_PROG_TEST_RUN */
 	CTX_TP_BTF,	/* tp_btf/sys_enter: a raw tracepoint */
-	CTX_FENTRY,	/* fentry on a syscall: a trampoline */
+	CTX_FENTRY,	/* fentry on bpf_fentry_test1: a trampoline */
 	CTX_XDP,	/* XDP on a veth, in its NAPI poll */
 	CTX_TC,		/* tc ingress on the same veth */
 	CTX_CALLBACK,	/* armed from the CTX_SYSCALL timer's callback */
@@ -16,6 +16,7 @@ enum {
 enum { REQ_NONE, REQ_FIRE, REQ_ARM_LONG, REQ_CANCEL };
 
 #define TRIGGER_SYSCALL	121		/* __NR_getpgid on x86_64 */
-#define FENTRY_FUNC	"__x64_sys_getppid"
+/* Called by BPF_PROG_TEST_RUN of a tracing program, so easy to trigger. */
+#define FENTRY_FUNC	"bpf_fentry_test1"
 
 #endif
