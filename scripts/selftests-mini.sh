@@ -12,8 +12,10 @@
 #   TESTMOD=0|1   build bpf_testmod.ko, whose kfuncs some BPF programs call
 #                 (wq does); default: when a test or program names it
 #
-# Output: $(out_dir PROFILE)/selftests-mini/: test_progs, *.bpf.o and
-# bpf_testmod.ko (test_progs loads it from its working dir), build.log.
+#   MINI_OUT      the output dir (default $(out_dir PROFILE)/selftests-mini)
+#
+# Output: test_progs, *.bpf.o and bpf_testmod.ko (test_progs loads it from
+# its working dir) and build.log, in the output dir.
 #
 # How: the selftests Makefile takes the tests from $(TRUNNER_TESTS_DIR)/*.c
 # and the BPF programs from $(TRUNNER_BPF_PROGS_DIR)/*.c.  Both are set on
@@ -27,7 +29,7 @@ shift
 [ $# -gt 0 ] || set -- timer timer_crash timer_lockup timer_mim wq
 SRC=$(src_dir)
 B=$(build_dir "$profile")
-M=$(out_dir "$profile")/selftests-mini
+M=${MINI_OUT:-$(out_dir "$profile")/selftests-mini}
 ST=$SRC/tools/testing/selftests/bpf
 S=$M/src
 need_cmd make gcc clang-19 llc-19 llvm-strip-19 git rsync realpath

@@ -11,6 +11,9 @@
 #                   bpf_testmod.ko rebuilt for this one: the same binaries on
 #                   RT and non-RT make the cleanest comparison (BPF CO-RE
 #                   relocates them against the running kernel)
+#   MINI=1          build only test_progs, with only the SELFTESTS tests
+#                   (default: tests/selftests-curated.txt), through
+#                   selftests-mini.sh: minutes instead of the full build
 . "$(dirname "$0")/lib.sh"
 
 profile=${1:?usage: selftests.sh PROFILE [build|run|all]}
@@ -19,8 +22,13 @@ SRC=$(src_dir)
 B=$(build_dir "$profile")
 OUT=$(out_dir "$profile")
 SO=$(out_dir "${FROM:-$profile}")/selftests-build
-P=$OUT/payload
 name=selftests-$profile-$(variant)
+if [ "${MINI:-0}" = 1 ]; then
+	SO=$(out_dir "${FROM:-$profile}")/selftests-mini-run
+	SELFTESTS=${SELFTESTS:-$(grep -v '^#' "$RTBPF_ROOT/tests/selftests-curated.txt" | paste -sd,)}
+	name=selftests-mini-$profile-$(variant)
+fi
+P=$OUT/payload
 need_cmd clang-19 llc-19 llvm-strip-19
 [ -f "$B/vmlinux" ] || die "no vmlinux in $B; build the kernel first"
 
@@ -32,6 +40,11 @@ BROKEN=tools/testing/selftests/bpf/prog_tests/bpf_attr_size.c
 restore_broken() { git -C "$SRC" checkout -q -- "$BROKEN"; }
 
 build() {
+	if [ "${MINI:-0}" = 1 ]; then
+		# shellcheck disable=SC2046
+		MINI_OUT=$SO "$RTBPF_ROOT/scripts/selftests-mini.sh" "$profile" $(tr , ' ' <<<"$SELFTESTS")
+		return
+	fi
 	log "building BPF selftests against $B (this takes a while)"
 	mkdir -p "$SO"
 	# tests.h, the generated list of tests, must not name it either.
@@ -58,7 +71,7 @@ run() {
 	rsync -a --delete --exclude='*.o.d' --exclude='*.d' --exclude='/tools/' \
 		--exclude='/bpftool/' --exclude='/resolve_btfids/' --exclude='*.skel.h' \
 		--exclude='*.lskel.h' --exclude='*.subskel.h' --exclude='/no_alu32/' \
-		--exclude='/cpuv4/' "$SO/" "$P/selftests/"
+		--exclude='/cpuv4/' --exclude='/src/' "$SO/" "$P/selftests/"
 	if [ -n "${FROM:-}" ] && [ "$FROM" != "$profile" ]; then
 		log "rebuilding bpf_testmod.ko for $B"
 		make -s -C "$B" M="$SRC/tools/testing/selftests/bpf/bpf_testmod" modules \
