@@ -64,7 +64,10 @@ static bool start_slow_callback(const char *what)
 	for (i = 0; i < 50000 && !*in_cb; i++)
 		nanosleep(&ts, NULL);
 	snprintf(name, sizeof(name), "%s_callback_started", what);
-	return ASSERT_EQ(*in_cb, 1, name);
+	if (!ASSERT_EQ(*in_cb, 1, name))
+		return false;
+	snprintf(name, sizeof(name), "%s_callback_on_cpu1", what);
+	return ASSERT_EQ(skel->bss->cb_cpu, 1, name);
 }
 
 static void wait_done(int want)

@@ -6,6 +6,13 @@
  */
 #include "kfuncs.bpf.h"
 
+/*
+ * Late enough for the arming task to be back in user space: on RT the
+ * callback runs in a SCHED_FIFO softirq thread that would otherwise keep
+ * that task off its CPU until the callback ends.
+ */
+#define ARM_DELAY_NS	(50ULL * 1000 * 1000)
+
 /* The callback spins until user space releases it, or for at most this. */
 #define SPIN_MAX_NS	(3ULL * 1000 * 1000 * 1000)
 
@@ -75,7 +82,7 @@ int arm(void *ctx)
 		return 0;
 	}
 	arm_ret = bpf_timer_set_callback(&e->t, slow_cb) ?:
-		  bpf_timer_start(&e->t, 1000, BPF_F_TIMER_CPU_PIN);
+		  bpf_timer_start(&e->t, ARM_DELAY_NS, BPF_F_TIMER_CPU_PIN);
 	return 0;
 }
 
