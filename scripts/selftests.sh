@@ -89,6 +89,14 @@ run() {
 		>"$RTBPF_ROOT/results/$name.md"
 	log "summary: results/$name.md"
 	head -n 12 "$RTBPF_ROOT/results/$name.md"
+	# With both the RT (test) and the non-RT run of this kind recorded,
+	# the list of RT-only failures.
+	local r=$RTBPF_ROOT/results rt=${name/-$profile-/-test-} nonrt=${name/-$profile-/-nonrt-}
+	if [ -s "$r/$rt.md" ] && [ -s "$r/$nonrt.md" ]; then
+		"$RTBPF_ROOT/scripts/selftests-parity.sh" "$r/$rt.md" "$r/$nonrt.md" \
+			>"$r/${name/-$profile-/-parity-}.md"
+		log "RT-only failures: results/${name/-$profile-/-parity-}.md"
+	fi
 	return $rc
 }
 

@@ -1,0 +1,35 @@
+#!/bin/bash
+# The parity target: test_progs tests that pass on the non-RT kernel but
+# fail or skip on the RT one, from two selftests summaries (the markdown
+# that selftests-summary.sh writes).
+#
+# usage: selftests-parity.sh RT.md NONRT.md   prints markdown
+set -euo pipefail
+rt=${1:?usage: selftests-parity.sh RT.md NONRT.md}
+nonrt=${2:?usage: selftests-parity.sh RT.md NONRT.md}
+for f in "$rt" "$nonrt"; do
+	[ -s "$f" ] || { echo "selftests-parity: no summary $f" >&2; exit 1; }
+done
+
+# rows FILE: "test result" for every row of the per-test table.
+rows() { sed -n -E 's/^\| ([A-Za-z0-9_]+) \| (OK|FAIL|SKIP) \|$/\1 \2/p' "$1" | sort; }
+
+echo "# RT parity target: passes on non-RT, not on RT"
+echo
+echo "From \`$(basename "$rt")\` (RT) and \`$(basename "$nonrt")\` (non-RT)."
+echo
+echo "| test | RT | non-RT |"
+echo "|---|---|---|"
+join <(rows "$rt") <(rows "$nonrt") |
+	awk '$3 == "OK" && $2 != "OK" { print "| " $1 " | " $2 " | " $3 " |"; n++ }
+	     END { if (!n) print "| (none) | | |" }'
+echo
+echo "Both fail or skip (not an RT gap):"
+echo
+join <(rows "$rt") <(rows "$nonrt") |
+	awk '$3 != "OK" && $2 != "OK" { printf "%s`%s` (RT %s, non-RT %s)", n++ ? ", " : "", $1, $2, $3 }
+	     END { print n ? "." : "none." }'
+only_rt=$(join -v1 <(rows "$rt") <(rows "$nonrt") | awk '{ print $1 }' | xargs)
+only_nonrt=$(join -v2 <(rows "$rt") <(rows "$nonrt") | awk '{ print $1 }' | xargs)
+[ -z "$only_rt$only_nonrt" ] ||
+	printf '\nIn one run only: RT %s; non-RT %s.\n' "${only_rt:-none}" "${only_nonrt:-none}"
