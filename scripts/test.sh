@@ -27,7 +27,7 @@ args=(rtbpf.mode=test)
 [ -z "$tests" ] || args+=("rtbpf.tests=$tests")
 set +e
 "$RTBPF_ROOT/scripts/boot.sh" "$profile" functional tests "${args[@]}" |
-	grep -v '^TAP version' | tee "$tap.guest"
+	tr -d '\r' | grep -v '^TAP version' | tee "$tap.guest"
 boot_rc=${PIPESTATUS[0]}
 set -e
 run=$OUT/runs/tests
@@ -67,6 +67,13 @@ if [ -s "$xfail" ]; then
 		sh "$RTBPF_ROOT/guest/scan-splats.sh" "$RTBPF_ROOT/splat/deny.txt" \
 			"$RTBPF_ROOT/splat/allow.txt" >"$run/splats-outside-xfail.txt" || true
 	splats=$run/splats-outside-xfail.txt
+	# A splat inside an XFAIL test sets the W taint (512).  With the
+	# console clean outside those tests, W is theirs too; any other
+	# taint bit still fails.
+	if [ ! -s "$splats" ]; then
+		sed -i -E 's/^not ok ([0-9]+) kernel_not_tainted # tainted=512$/ok \1 kernel_not_tainted # XFAIL W taint from the splats of XFAIL tests/' \
+			"$tap.guest"
+	fi
 	# The guest fails its run for the XFAIL tests; the TAP lines judge.
 	case $verdict in hung|none) ;; *) boot_rc=0 ;; esac
 fi
