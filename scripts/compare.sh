@@ -13,6 +13,12 @@ patched=$(SERIES= out_dir "$profile")/test.tap
 for f in "$stock" "$patched"; do
 	[ -s "$f" ] || die "no test run recorded in $f; run 'make test${f/*stock*/ SERIES=none}' first"
 done
+# Serial consoles may leave CRs in the TAP; compare the text only.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tr -d '\r' <"$stock" >"$tmp/stock.tap"
+tr -d '\r' <"$patched" >"$tmp/patched.tap"
+stock=$tmp/stock.tap patched=$tmp/patched.tap
 dest=$RTBPF_ROOT/results/tests-$profile.md
 
 # cell TAP TEST: what happened to TEST in the run TAP.
@@ -20,7 +26,7 @@ cell() {
 	awk -v t="$2" '
 		function out(s) { gsub(/\|/, "\\|", s); print s; done = 1; exit }
 		/^# FAIL / && !fail { fail = substr($0, 3) }
-		/^# .*(PREEMPT_RT|cannot be used|cannot use)/ && !why { why = substr($0, 3) }
+		/^# .*(PREEMPT_RT|cannot be used|cannot use)/ && !/^# kernel/ && !why { why = substr($0, 3) }
 		/^# splat: / && !splat { splat = substr($0, 11) }
 		/^(not )?ok [0-9]+ / {
 			name = $0
@@ -33,6 +39,9 @@ cell() {
 				if ($1 == "ok" && res !~ /# XFAIL/)
 					out(res ~ /# SKIP/ ? "SKIP" : "ok")
 				s = "**FAIL**"
+				x = res
+				if (sub(/.*# XFAIL /, "", x) && !fail && !splat && !why)
+					why = x
 				if (splat) s = s " splat: `" splat "`"
 				else if (fail) s = s " `" fail "`"
 				if (why) s = s " (`" why "`)"
