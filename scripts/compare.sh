@@ -26,7 +26,7 @@ cell() {
 	awk -v t="$2" '
 		function out(s) { gsub(/\|/, "\\|", s); print s; done = 1; exit }
 		/^# FAIL / && !fail { fail = substr($0, 3) }
-		/^# .*(PREEMPT_RT|cannot be used|cannot use)/ && !/^# kernel/ && !why { why = substr($0, 3) }
+		/^# .*(PREEMPT_RT|cannot be used|cannot use)/ && !/kernel #[0-9]/ && !why { why = substr($0, 3) }
 		/^# splat: / && !splat { splat = substr($0, 11) }
 		/^(not )?ok [0-9]+ / {
 			name = $0
