@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdarg.h>
+#include <sys/utsname.h>
 #include <bpf/libbpf.h>
 #include "test.h"
 
@@ -52,6 +53,13 @@ int set_fifo(int prio)
 	struct sched_param sp = { .sched_priority = prio };
 
 	return sched_setscheduler(0, prio ? SCHED_FIFO : SCHED_OTHER, &sp);
+}
+
+bool kernel_is_rt(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && strstr(u.version, "PREEMPT_RT");
 }
 
 /* libbpf's warnings (verifier logs among them) go with the test output. */

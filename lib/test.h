@@ -30,6 +30,8 @@ void test_skip(const char *fmt, ...)
 int pin_to_cpu(int cpu);
 /* Make the calling thread SCHED_FIFO at @prio (0: SCHED_OTHER). */
 int set_fifo(int prio);
+/* Whether the running kernel is PREEMPT_RT (from uname -v). */
+bool kernel_is_rt(void);
 
 #define ASSERT_TRUE(cond, name)						\
 	test_report(!!(cond), name, "%s", #cond)

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Latency gate for tracepoint programs, under icount (1 insn = 1 ns, so
+ * the numbers repeat).  A SCHED_FIFO 95 thread wakes every 1 ms on CPU 0
+ * and records how late it is, the cyclictest way, while a SCHED_OTHER
+ * process on the same CPU makes getpgid() calls back to back.  First with
+ * no BPF, then with a raw_tp, a tp_btf and a classic tp program on
+ * sys_enter that loop bpf_loop() 8M times on each of those calls.
+ *
+ * raw_tp and tp_btf must stay within 50 us of the no-BPF maximum.  The
+ * classic tp program runs from the perf probe, which keeps preemption
+ * disabled; its number is printed, not gated.
+ *
+ * BOOT: latency
+ * XFAIL on stock PREEMPT_RT: tracepoint programs run with preemption disabled (patches 0005-0008)
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include "test.h"
+#include "tp_latency.skel.h"
+
+#define LOOPS		8000000
+#define SAMPLES		1000
+#define PERIOD_NS	1000000L
+#define GATE_US		50
+
+static long long ts_ns(const struct timespec *ts)
+{
+	return ts->tv_sec * 1000000000LL + ts->tv_nsec;
+}
+
+/* The cyclictest loop: the maximum wakeup latency over SAMPLES periods. */
+static long long max_latency_ns(void)
+{
+	struct timespec next, now;
+	long long worst = 0, d;
+	int i;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (i = 0; i < SAMPLES; i++) {
+		next.tv_nsec += PERIOD_NS;
+		while (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		d = ts_ns(&now) - ts_ns(&next);
+		if (d > worst)
+			worst = d;
+	}
+	return worst;
+}
+
+static long long phase(struct tp_latency *skel, struct bpf_program *prog,
+		       const char *name)
+{
+	struct bpf_link *link = NULL;
+	struct timespec warm = { 0, 20 * 1000 * 1000 };
+	long long worst;
+	char what[64];
+
+	skel->bss->runs = 0;
+	skel->bss->max_run_ns = 0;
+	if (prog) {
+		link = bpf_program__attach(prog);
+		snprintf(what, sizeof(what), "%s_attach", name);
+		if (!ASSERT_OK_PTR(link, what))
+			return -1;
+	}
+	nanosleep(&warm, NULL);
+	if (set_fifo(95))
+		return -1;
+	worst = max_latency_ns();
+	set_fifo(0);
+	bpf_link__destroy(link);
+	printf("%s: max latency %lld us, program runs %llu, longest run %llu us\n",
+	       name, worst / 1000, (unsigned long long)skel->bss->runs,
+	       (unsigned long long)skel->bss->max_run_ns / 1000);
+	if (prog) {
+		/* The gate means something only if long runs were there to stop it. */
+		snprintf(what, sizeof(what), "%s_program_ran", name);
+		ASSERT_GE(skel->bss->runs, 3, what);
+		snprintf(what, sizeof(what), "%s_run_longer_than_gate", name);
+		ASSERT_GT(skel->bss->max_run_ns, 20 * GATE_US * 1000, what);
+	}
+	return worst;
+}
+
+void test_main(void)
+{
+	long long idle, raw, btf, tp;
+	struct tp_latency *skel;
+	pid_t load;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) != 1)
+		test_skip("needs the latency boot (-smp 1, icount)");
+	mlockall(MCL_CURRENT | MCL_FUTURE);
+	pin_to_cpu(0);
+	skel = tp_latency__open_and_load();
+	if (!ASSERT_OK_PTR(skel, "open_and_load"))
+		return;
+	skel->bss->loops = LOOPS;
+
+	load = fork();
+	if (load == 0) {
+		for (;;)
+			syscall(SYS_getpgid, 0);
+	}
+	skel->bss->target_tgid = load;
+
+	idle = phase(skel, NULL, "no_bpf");
+	raw = phase(skel, skel->progs.spin_raw_tp, "raw_tp");
+	btf = phase(skel, skel->progs.spin_tp_btf, "tp_btf");
+	tp = phase(skel, skel->progs.spin_tp, "tp");
+	kill(load, SIGKILL);
+	waitpid(load, NULL, 0);
+
+	printf("latency_us no_bpf=%lld raw_tp=%lld tp_btf=%lld tp=%lld\n",
+	       idle / 1000, raw / 1000, btf / 1000, tp / 1000);
+	if (ASSERT_GT(idle, 0, "no_bpf_measured")) {
+		ASSERT_LE(raw, idle + GATE_US * 1000, "raw_tp_within_50us_of_no_bpf");
+		ASSERT_LE(btf, idle + GATE_US * 1000, "tp_btf_within_50us_of_no_bpf");
+	}
+	tp_latency__destroy(skel);
+}
