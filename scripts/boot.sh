@@ -33,7 +33,11 @@ built=$(cat "$B/rtbpf-tree" 2>/dev/null || echo unknown)
 [ -d "$OUT/payload/guest" ] || die "no payload in $OUT"
 
 case "$mode" in
-functional|shell) accel=(-accel tcg,thread=multi -cpu max -smp 2) ;;
+# TCG_THREAD=multi gives each vCPU a host thread.  QEMU 7.2's multi-threaded
+# TCG lets a vCPU run a call site's transient int3 after text_poke_bp() has
+# finished with it (tp_attach_stress, patched tree: "Oops: int3" at the
+# sys_enter static call, never with thread=single), so the default is single.
+functional|shell) accel=(-accel "tcg,thread=${TCG_THREAD:-single}" -cpu max -smp 2) ;;
 latency) accel=(-accel tcg,thread=single -cpu max -smp 1 -icount shift=0,sleep=off) ;;
 *) die "unknown boot mode '$mode' (functional, latency, shell)" ;;
 esac
