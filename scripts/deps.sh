@@ -29,7 +29,9 @@ $sudo apt-get update -q || die "apt-get update failed"
 
 # Prefer the exact source version the series is written against.
 src=$DEB_PKG
-if apt-cache madison "$DEB_PKG" | grep -qF "$DEB_WANT"; then
+# Read madison whole: grep -q would quit early, and under pipefail the
+# SIGPIPE of apt-cache would read as "version gone".
+if apt-cache madison "$DEB_PKG" | grep -F "$DEB_WANT" >/dev/null; then
 	src="$DEB_PKG=$DEB_WANT"
 else
 	warn "$DEB_PKG $DEB_WANT is gone from the archive; taking the newest 6.12"
