@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The tree's own BPF selftests for timers and workqueues (a test_progs
- * built by scripts/selftests-mini.sh with only these tests): every one of
- * them passes (timer_lockup may skip, see LUCKY).  On stock PREEMPT_RT the timer tests fail,
+ * The tree's own BPF selftests for timers, workqueues and task and cgroup
+ * storage (a test_progs built by scripts/selftests-mini.sh with only these
+ * tests): every one of them passes (timer_lockup may skip, see LUCKY).  The
+ * storage tests' "recursion" subtests check that a storage operation that
+ * really nests is still refused with per-task busy counters (0012).  On stock PREEMPT_RT the timer tests fail,
  * the verifier refuses their programs, and wq splats.
  *
  * XFAIL on stock PREEMPT_RT: timer programs are refused (0004) and wq splats (0001)
@@ -17,6 +19,7 @@
 
 static const char *const wanted[] = {
 	"timer", "timer_crash", "timer_lockup", "timer_mim", "wq", "failures_wq",
+	"task_local_storage", "cgrp_local_storage",
 };
 
 #define NR_WANTED	(sizeof(wanted) / sizeof(wanted[0]))
@@ -53,7 +56,8 @@ void test_main(void)
 		if (chdir(dir))	/* test_progs loads ./bpf_testmod.ko */
 			_exit(126);
 		execl("./test_progs", "test_progs", "-t",
-		      "timer,timer_crash,timer_lockup,timer_mim,wq", NULL);
+		      "timer,timer_crash,timer_lockup,timer_mim,wq,"
+		      "task_local_storage,cgrp_local_storage", NULL);
 		_exit(127);
 	}
 	ASSERT_EQ(waitpid(pid, &status, 0), pid, "test_progs_ran");
