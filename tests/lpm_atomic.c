@@ -5,10 +5,11 @@
  * the program on the syscall inserts, replaces, looks up and deletes two
  * prefixes of the calling thread, adding and removing an intermediate node
  * each time.  Between calls each thread does the same from user space on
- * its own keys.  Every step of every run must succeed, the trie must end
- * empty, exactly full must mean -ENOSPC, and freeing a full trie must be
- * quiet.  Stock PREEMPT_RT takes a sleeping lock and kmallocs in the
- * kprobe, and the splat scan fails the test.
+ * its own keys.  Every step of every run must succeed, but for a rare
+ * -ENOMEM from an empty per-CPU node cache; the trie must end empty,
+ * exactly full must mean -ENOSPC, and freeing a full trie must be quiet.
+ * Stock PREEMPT_RT takes a sleeping lock and kmallocs in the kprobe, and
+ * the splat scan fails the test.
  *
  * XFAIL on stock PREEMPT_RT: the LPM trie kmallocs under a sleeping spinlock_t (0009-0010)
  */
@@ -23,6 +24,11 @@
 
 #define CALLS		2000
 #define THREADS		2
+/*
+ * A run allocates up to four nodes with preemption off, and the node cache
+ * refills only after it: a run may find the cache empty, rarely (0009).
+ */
+#define MAX_NOMEM	(THREADS * CALLS / 100)
 
 struct worker {
 	pthread_t thread;
@@ -116,9 +122,15 @@ void test_main(void)
 	}
 	lpm_atomic__detach(skel);
 
+	printf("kprobe: runs %llu good %llu nomem %llu\n",
+	       (unsigned long long)skel->bss->runs,
+	       (unsigned long long)skel->bss->good,
+	       (unsigned long long)skel->bss->nomem);
 	ASSERT_EQ(skel->bss->runs, THREADS * CALLS, "kprobe_runs");
-	ASSERT_EQ(skel->bss->good, skel->bss->runs, "kprobe_rounds_ok");
+	ASSERT_EQ(skel->bss->good + skel->bss->nomem, skel->bss->runs,
+		  "kprobe_rounds_ok_or_nomem");
 	ASSERT_EQ(skel->bss->first_bad, 0, "kprobe_first_bad_step");
+	ASSERT_LE(skel->bss->nomem, MAX_NOMEM, "kprobe_nomem_rare");
 	ASSERT_EQ(user_ok, THREADS * CALLS, "syscall_rounds_ok");
 	ASSERT_EQ(bpf_map_get_next_key(fd, NULL, &k) < 0 ? errno : 0, ENOENT,
 		  "trie_ends_empty");

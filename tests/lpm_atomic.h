@@ -7,6 +7,7 @@
 
 #ifndef ENOENT
 #define ENOENT		2
+#define ENOMEM		12
 #define EINVAL		22
 #endif
 

@@ -3,6 +3,11 @@
  * Task and cgroup storage from an fentry program that two threads on one
  * CPU run at once: "low" loops over storage operations, and "high", a
  * SCHED_FIFO thread, preempts it there and does its own.
+ *
+ * A round deletes the thread's storage and creates it again.  A delete of
+ * storage that exists fails only with -EBUSY, when the busy counter says
+ * a storage operation is in progress; a create may also fail when the
+ * allocator's cache is empty, so the two are counted apart.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -10,6 +15,7 @@
 
 #define LOW	0
 #define HIGH	1
+#define EBUSY	16
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -32,37 +38,39 @@ int target_tgid;
 int tids[2];
 __u32 loops[2];
 
-__u64 ops[2];		/* storage rounds done */
-__u64 task_fail[2];	/* task storage get or delete refused */
-__u64 cgrp_fail[2];	/* cgroup storage get or delete refused */
+__u64 rounds[2];
+__u64 task_busy[2];	/* task storage delete refused with -EBUSY */
+__u64 cgrp_busy[2];	/* cgroup storage delete refused with -EBUSY */
+__u64 task_nocreate[2];	/* task storage create returned NULL */
+__u64 cgrp_nocreate[2];	/* cgroup storage create returned NULL */
 __u64 overlaps;		/* high runs that began while low was inside */
 int low_inside;
 
 static __always_inline void task_round(int who)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	__u64 *v;
 
-	v = bpf_task_storage_get(&tstore, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!v || bpf_task_storage_delete(&tstore, t))
-		__sync_fetch_and_add(&task_fail[who], 1);
+	if (bpf_task_storage_delete(&tstore, t) == -EBUSY)
+		__sync_fetch_and_add(&task_busy[who], 1);
+	if (!bpf_task_storage_get(&tstore, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE))
+		__sync_fetch_and_add(&task_nocreate[who], 1);
 }
 
 static __always_inline void cgrp_round(void *map, int who)
 {
 	struct cgroup *cg = bpf_get_current_task_btf()->cgroups->dfl_cgrp;
-	__u64 *v;
 
-	v = bpf_cgrp_storage_get(map, cg, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!v || bpf_cgrp_storage_delete(map, cg))
-		__sync_fetch_and_add(&cgrp_fail[who], 1);
+	if (bpf_cgrp_storage_delete(map, cg) == -EBUSY)
+		__sync_fetch_and_add(&cgrp_busy[who], 1);
+	if (!bpf_cgrp_storage_get(map, cg, 0, BPF_LOCAL_STORAGE_GET_F_CREATE))
+		__sync_fetch_and_add(&cgrp_nocreate[who], 1);
 }
 
 static int step_low(__u32 i, void *ctx)
 {
 	task_round(LOW);
 	cgrp_round(&cstore_low, LOW);
-	__sync_fetch_and_add(&ops[LOW], 1);
+	__sync_fetch_and_add(&rounds[LOW], 1);
 	return 0;
 }
 
@@ -70,7 +78,7 @@ static int step_high(__u32 i, void *ctx)
 {
 	task_round(HIGH);
 	cgrp_round(&cstore_high, HIGH);
-	__sync_fetch_and_add(&ops[HIGH], 1);
+	__sync_fetch_and_add(&rounds[HIGH], 1);
 	return 0;
 }
 
