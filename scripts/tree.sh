@@ -95,6 +95,33 @@ show_failing_hunk() {
 	' "$patch" >&2
 }
 
+# Going back to base and applying the series again rewrites every file the
+# old or the new series touches.  A file whose content ends up as it was
+# gets its old mtime back, so switching series only rebuilds what differs.
+MTIMES=$SRC/.git/rtbpf-mtimes
+save_mtimes() {
+	local old=$1 f
+	git_src diff --name-only "$base_tag" "$old" | while IFS= read -r f; do
+		[ -f "$SRC/$f" ] || continue
+		printf '%s %s\n' "$(stat -c %.9Y "$SRC/$f")" "$f"
+	done >"$MTIMES"
+}
+
+restore_mtimes() {
+	local old=$1 t f n=0
+	[ -s "$MTIMES" ] || return 0
+	local -A changed=()
+	while IFS= read -r f; do
+		changed[$f]=1
+	done < <(git_src diff --name-only "$old" HEAD)
+	while read -r t f; do
+		[ -z "${changed[$f]:-}" ] && [ -f "$SRC/$f" ] || continue
+		touch -m -d "@$t" "$SRC/$f" && n=$((n + 1))
+	done <"$MTIMES"
+	rm -f "$MTIMES"
+	[ "$n" -eq 0 ] || log "kept the mtime of $n file(s) the series switch left unchanged"
+}
+
 apply_series() {
 	local state=$SRC/.git/rtbpf-state want head p name
 	want="$(variant) $(series_id)"
@@ -117,6 +144,7 @@ apply_series() {
 	fi
 
 	rm -f "$state"
+	save_mtimes "$head"
 	git_src am --abort >/dev/null 2>&1 || true
 	git_src checkout -q --detach "$base_tag" 2>/dev/null || git_src reset -q --hard "$base_tag"
 	git_src reset -q --hard "$base_tag"
@@ -133,6 +161,7 @@ apply_series() {
 		fi
 		n=$((n + 1))
 	done < <(series_patches)
+	restore_mtimes "$head"
 	echo "$want $(git_src rev-parse HEAD)" >"$state"
 	log "tree at $base_tag + $n patch(es) ($(variant))"
 }

@@ -41,7 +41,7 @@ static long long max_latency_ns(void)
 {
 	struct timespec next, now;
 	long long worst = 0, d;
-	int i;
+	int i, at = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (i = 0; i < SAMPLES; i++) {
@@ -53,9 +53,12 @@ static long long max_latency_ns(void)
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		d = ts_ns(&now) - ts_ns(&next);
-		if (d > worst)
+		if (d > worst) {
 			worst = d;
+			at = i;
+		}
 	}
+	printf("worst wakeup: sample %d of %d\n", at, SAMPLES);
 	return worst;
 }
 
