@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Long loops in programs that cannot be preempted: a kprobe with
+ * bpf_loop(), a kprobe with an open-coded bpf_for() loop and a cpu-clock
+ * perf_event program with bpf_loop().  A raw_tp program with the same
+ * bpf_loop() is preemptible on patched RT and must never be cut.
+ *
+ * Every program records how many iterations its last runs did, so user
+ * space can count the runs that ended early.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "atomic_budget.h"
+
+#define NR_GETPGID	121
+
+int target_tgid;
+__u32 loops;
+__u32 perf_loops;
+
+struct loop_stats kp_loop, kp_iter, perf, rawtp;
+
+static int step(__u32 i, void *ctx)
+{
+	return 0;
+}
+
+static __always_inline void account(struct loop_stats *s, __u64 iters, __u32 want,
+				    __u64 t0)
+{
+	__u64 d = bpf_ktime_get_ns() - t0;
+
+	if (d > s->max_ns)
+		s->max_ns = d;
+	if (iters < want)
+		s->short_runs++;
+	if (!s->runs || iters < s->min_iters)
+		s->min_iters = iters;
+	s->runs++;
+}
+
+static __always_inline bool is_target(void)
+{
+	return (bpf_get_current_pid_tgid() >> 32) == target_tgid;
+}
+
+SEC("?kprobe/__x64_sys_getpgid")
+int loop_kprobe(struct pt_regs *ctx)
+{
+	__u64 t0;
+	long n;
+
+	if (!is_target())
+		return 0;
+	t0 = bpf_ktime_get_ns();
+	n = bpf_loop(loops, step, NULL, 0);
+	account(&kp_loop, n < 0 ? 0 : n, loops, t0);
+	return 0;
+}
+
+SEC("?kprobe/__x64_sys_getpgid")
+int iter_kprobe(struct pt_regs *ctx)
+{
+	__u64 t0, n = 0;
+	int i;
+
+	if (!is_target())
+		return 0;
+	t0 = bpf_ktime_get_ns();
+	bpf_for(i, 0, loops)
+		n++;
+	account(&kp_iter, n, loops, t0);
+	return 0;
+}
+
+SEC("?perf_event")
+int loop_perf(struct bpf_perf_event_data *ctx)
+{
+	__u64 t0 = bpf_ktime_get_ns();
+	long n;
+
+	n = bpf_loop(perf_loops, step, NULL, 0);
+	account(&perf, n < 0 ? 0 : n, perf_loops, t0);
+	return 0;
+}
+
+SEC("?raw_tp/sys_enter")
+int loop_raw_tp(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u64 t0;
+	long n;
+
+	if (ctx->args[1] != NR_GETPGID || !is_target())
+		return 0;
+	t0 = bpf_ktime_get_ns();
+	n = bpf_loop(loops, step, NULL, 0);
+	account(&rawtp, n < 0 ? 0 : n, loops, t0);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";
