@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdarg.h>
+#include <time.h>
 #include <sys/utsname.h>
 #include <bpf/libbpf.h>
 #include "test.h"
@@ -53,6 +54,39 @@ int set_fifo(int prio)
 	struct sched_param sp = { .sched_priority = prio };
 
 	return sched_setscheduler(0, prio ? SCHED_FIFO : SCHED_OTHER, &sp);
+}
+
+static long long ts_ns(const struct timespec *ts)
+{
+	return ts->tv_sec * 1000000000LL + ts->tv_nsec;
+}
+
+long long cyclic_max_ns(int samples, long period_ns)
+{
+	struct timespec next, now;
+	long long worst = 0, d;
+	int i, at = 0;
+
+	if (set_fifo(95))
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (i = 0; i < samples; i++) {
+		next.tv_nsec += period_ns;
+		while (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		d = ts_ns(&now) - ts_ns(&next);
+		if (d > worst) {
+			worst = d;
+			at = i;
+		}
+	}
+	set_fifo(0);
+	printf("worst wakeup: sample %d of %d\n", at, samples);
+	return worst;
 }
 
 bool kernel_is_rt(void)

@@ -32,6 +32,12 @@ int pin_to_cpu(int cpu);
 int set_fifo(int prio);
 /* Whether the running kernel is PREEMPT_RT (from uname -v). */
 bool kernel_is_rt(void);
+/*
+ * The cyclictest loop: as SCHED_FIFO 95, sleep until the next multiple of
+ * @period_ns, @samples times, and return the worst lateness of a wakeup in
+ * ns (-1 if the thread cannot be made FIFO).  Back to SCHED_OTHER after.
+ */
+long long cyclic_max_ns(int samples, long period_ns);
 
 #define ASSERT_TRUE(cond, name)						\
 	test_report(!!(cond), name, "%s", #cond)

@@ -46,37 +46,6 @@ static volatile int high_done;
 static long long low_calls;
 static int high_calls;
 
-static long long ts_ns(const struct timespec *ts)
-{
-	return ts->tv_sec * 1000000000LL + ts->tv_nsec;
-}
-
-/* The cyclictest loop: the maximum wakeup latency over SAMPLES periods. */
-static long long max_latency_ns(void)
-{
-	struct timespec next, now;
-	long long worst = 0, d;
-	int i;
-
-	if (set_fifo(95))
-		return -1;
-	clock_gettime(CLOCK_MONOTONIC, &next);
-	for (i = 0; i < SAMPLES; i++) {
-		next.tv_nsec += PERIOD_NS;
-		while (next.tv_nsec >= 1000000000L) {
-			next.tv_nsec -= 1000000000L;
-			next.tv_sec++;
-		}
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		d = ts_ns(&now) - ts_ns(&next);
-		if (d > worst)
-			worst = d;
-	}
-	set_fifo(0);
-	return worst;
-}
-
 /* "%u" and then 'x' up to the NUL that ends the map value; frozen. */
 static int make_format(void)
 {
@@ -148,10 +117,10 @@ static void gate(void)
 	bss->tids[HIGH] = 0;
 	reset();
 
-	idle = max_latency_ns();
+	idle = cyclic_max_ns(SAMPLES, PERIOD_NS);
 	if (!ASSERT_OK(bprintf_preempt__attach(skel), "attach"))
 		goto out;
-	worst = max_latency_ns();
+	worst = cyclic_max_ns(SAMPLES, PERIOD_NS);
 	bprintf_preempt__detach(skel);
 	printf("no_bpf: max latency %lld us\n", idle / 1000);
 	printf("bpf_snprintf: max latency %lld us, program runs %llu, longest bpf_snprintf %llu us\n",

@@ -31,37 +31,6 @@
 #define PERIOD_NS	1000000L
 #define GATE_US		50
 
-static long long ts_ns(const struct timespec *ts)
-{
-	return ts->tv_sec * 1000000000LL + ts->tv_nsec;
-}
-
-/* The cyclictest loop: the maximum wakeup latency over SAMPLES periods. */
-static long long max_latency_ns(void)
-{
-	struct timespec next, now;
-	long long worst = 0, d;
-	int i, at = 0;
-
-	clock_gettime(CLOCK_MONOTONIC, &next);
-	for (i = 0; i < SAMPLES; i++) {
-		next.tv_nsec += PERIOD_NS;
-		while (next.tv_nsec >= 1000000000L) {
-			next.tv_nsec -= 1000000000L;
-			next.tv_sec++;
-		}
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		d = ts_ns(&now) - ts_ns(&next);
-		if (d > worst) {
-			worst = d;
-			at = i;
-		}
-	}
-	printf("worst wakeup: sample %d of %d\n", at, SAMPLES);
-	return worst;
-}
-
 static long long phase(struct tp_latency *skel, struct bpf_program *prog,
 		       const char *name)
 {
@@ -79,10 +48,9 @@ static long long phase(struct tp_latency *skel, struct bpf_program *prog,
 			return -1;
 	}
 	nanosleep(&warm, NULL);
-	if (set_fifo(95))
+	worst = cyclic_max_ns(SAMPLES, PERIOD_NS);
+	if (worst < 0)
 		return -1;
-	worst = max_latency_ns();
-	set_fifo(0);
 	bpf_link__destroy(link);
 	printf("%s: max latency %lld us, program runs %llu, longest run %llu us\n",
 	       name, worst / 1000, (unsigned long long)skel->bss->runs,
