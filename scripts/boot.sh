@@ -23,8 +23,8 @@ TIMEOUT=${TIMEOUT:-900}
 kernel=$B/arch/x86/boot/bzImage
 need_cmd qemu-system-x86_64
 [ -f "$kernel" ] || die "no kernel at $kernel; build it first"
-# The build dir is shared by the stock and patched trees: boot only what
-# was built from the tree as it is now, for the variant asked for.
+# The tree may have moved on since the build (another series, new commits):
+# boot only what was built from the tree as it is now, for this variant.
 built=$(cat "$B/rtbpf-tree" 2>/dev/null || echo unknown)
 [ "$built" = "$(cat "$(src_dir)/.git/rtbpf-state" 2>/dev/null)" ] &&
 [ "${built%% *}" = "$(variant)" ] ||

@@ -22,17 +22,24 @@ deb_version() {
 		die "$DEB_PKG is not installed; run 'make deps'"
 }
 
+# stock when SERIES=none, patched otherwise.
+variant() {
+	if [ "${SERIES:-}" = none ]; then echo stock; else echo patched; fi
+}
+
+# The stock tree and its builds live apart from the patched ones: the series
+# touches headers that half the kernel includes, so sharing one tree and one
+# build dir made every switch between stock and patched a full rebuild.
+variant_suffix() {
+	if [ "${SERIES:-}" = none ]; then echo -stock; fi
+}
+
 # Paths derived from the installed Debian version, so that a different
 # package version never reuses a tree unpacked from another one.
 src_dir() {
 	local v
 	v=$(deb_version)
-	printf '%s/src/linux-%s\n' "$RTBPF_CACHE" "${v//\~/_}"
-}
-
-# stock when SERIES=none, patched otherwise.
-variant() {
-	if [ "${SERIES:-}" = none ]; then echo stock; else echo patched; fi
+	printf '%s/src/linux-%s%s\n' "$RTBPF_CACHE" "${v//\~/_}" "$(variant_suffix)"
 }
 
 check_profile() {
@@ -43,11 +50,10 @@ check_profile() {
 	die "unknown profile '$1' (known: $PROFILES)"
 }
 
-# One build dir per profile, shared by the stock and patched trees: switching
-# SERIES rebuilds only the files the series touches.
+# One build dir per profile and variant.
 build_dir() {
 	check_profile "$1"
-	printf '%s/build/%s\n' "$RTBPF_CACHE" "$1"
+	printf '%s/build/%s%s\n' "$RTBPF_CACHE" "$1" "$(variant_suffix)"
 }
 
 need_cmd() {

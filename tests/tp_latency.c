@@ -9,7 +9,10 @@
  *
  * raw_tp and tp_btf must stay within 50 us of the no-BPF maximum.  The
  * classic tp program runs from the perf probe, which keeps preemption
- * disabled; its number is printed, not gated.  Without PREEMPT_RT the
+ * disabled.  Where the RT atomic budget is set (patch 0014,
+ * kernel.bpf_rt_atomic_budget_us) its loop is cut at the budget, and it
+ * must stay within the budget plus 50 us; with no budget its number is
+ * printed, not gated, and its runs must be long.  Without PREEMPT_RT the
  * series leaves tracepoints preempt-off, so there the test asserts the
  * opposite: each of them holds the CPU for far longer than the gate.
  *
@@ -31,8 +34,24 @@
 #define PERIOD_NS	1000000L
 #define GATE_US		50
 
+/* kernel.bpf_rt_atomic_budget_us, 0 where the kernel has no such sysctl */
+static long atomic_budget_us(void)
+{
+	long us = 0;
+	FILE *f;
+
+	f = fopen("/proc/sys/kernel/bpf_rt_atomic_budget_us", "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%ld", &us) != 1)
+		us = 0;
+	fclose(f);
+	return us;
+}
+
+/* @cut: the program runs non-preemptibly under a budget, so its runs are short. */
 static long long phase(struct tp_latency *skel, struct bpf_program *prog,
-		       const char *name)
+		       const char *name, bool cut)
 {
 	struct bpf_link *link = NULL;
 	struct timespec warm = { 0, 20 * 1000 * 1000 };
@@ -59,8 +78,13 @@ static long long phase(struct tp_latency *skel, struct bpf_program *prog,
 		/* The gate means something only if long runs were there to stop it. */
 		snprintf(what, sizeof(what), "%s_program_ran", name);
 		ASSERT_GE(skel->bss->runs, 3, what);
-		snprintf(what, sizeof(what), "%s_run_longer_than_gate", name);
-		ASSERT_GT(skel->bss->max_run_ns, 20 * GATE_US * 1000, what);
+		if (cut) {
+			snprintf(what, sizeof(what), "%s_runs_cut_at_budget", name);
+			ASSERT_LT(skel->bss->max_run_ns, 20 * GATE_US * 1000, what);
+		} else {
+			snprintf(what, sizeof(what), "%s_run_longer_than_gate", name);
+			ASSERT_GT(skel->bss->max_run_ns, 20 * GATE_US * 1000, what);
+		}
 	}
 	return worst;
 }
@@ -69,6 +93,7 @@ void test_main(void)
 {
 	long long idle, raw, btf, tp;
 	struct tp_latency *skel;
+	long budget;
 	pid_t load;
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) != 1)
@@ -79,6 +104,8 @@ void test_main(void)
 	if (!ASSERT_OK_PTR(skel, "open_and_load"))
 		return;
 	skel->bss->loops = LOOPS;
+	budget = kernel_is_rt() ? atomic_budget_us() : 0;
+	printf("atomic budget: %ld us\n", budget);
 
 	load = fork();
 	if (load == 0) {
@@ -87,10 +114,10 @@ void test_main(void)
 	}
 	skel->bss->target_tgid = load;
 
-	idle = phase(skel, NULL, "no_bpf");
-	raw = phase(skel, skel->progs.spin_raw_tp, "raw_tp");
-	btf = phase(skel, skel->progs.spin_tp_btf, "tp_btf");
-	tp = phase(skel, skel->progs.spin_tp, "tp");
+	idle = phase(skel, NULL, "no_bpf", false);
+	raw = phase(skel, skel->progs.spin_raw_tp, "raw_tp", false);
+	btf = phase(skel, skel->progs.spin_tp_btf, "tp_btf", false);
+	tp = phase(skel, skel->progs.spin_tp, "tp", budget > 0);
 	kill(load, SIGKILL);
 	waitpid(load, NULL, 0);
 
@@ -101,6 +128,9 @@ void test_main(void)
 	if (kernel_is_rt()) {
 		ASSERT_LE(raw, idle + GATE_US * 1000, "raw_tp_within_50us_of_no_bpf");
 		ASSERT_LE(btf, idle + GATE_US * 1000, "tp_btf_within_50us_of_no_bpf");
+		if (budget > 0)
+			ASSERT_LE(tp, idle + (budget + GATE_US) * 1000,
+				  "tp_within_budget_plus_50us_of_no_bpf");
 	} else {
 		ASSERT_GT(raw, idle + 20 * GATE_US * 1000, "raw_tp_preempt_off_without_rt");
 		ASSERT_GT(btf, idle + 20 * GATE_US * 1000, "tp_btf_preempt_off_without_rt");

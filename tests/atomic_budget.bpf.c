@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Long loops in programs that cannot be preempted: a kprobe with
- * bpf_loop(), a kprobe with an open-coded bpf_for() loop and a cpu-clock
- * perf_event program with bpf_loop().  A raw_tp program with the same
+ * bpf_loop(), a kprobe with an open-coded bpf_for() loop, a kprobe with a
+ * may_goto loop and a cpu-clock perf_event program with bpf_loop().  A raw_tp program with the same
  * bpf_loop() is preemptible on patched RT and must never be cut.
  *
  * Every program records how many iterations its last runs did, so user
@@ -19,7 +19,22 @@ int target_tgid;
 __u32 loops;
 __u32 perf_loops;
 
-struct loop_stats kp_loop, kp_iter, perf, rawtp;
+struct loop_stats kp_loop, kp_iter, kp_goto, perf, rawtp;
+
+/*
+ * True until the may_goto in it runs out: the verifier gives the loop
+ * BPF_MAX_LOOPS turns, and the RT budget may end it sooner.
+ */
+#define may_goto_left() ({					\
+	__label__ stop, go_on;					\
+	bool left = true;					\
+	asm volatile goto("may_goto %l[stop]" :::: stop);	\
+	goto go_on;						\
+stop:								\
+	left = false;						\
+go_on:								\
+	left;							\
+})
 
 static int step(__u32 i, void *ctx)
 {
@@ -71,6 +86,20 @@ int iter_kprobe(struct pt_regs *ctx)
 	bpf_for(i, 0, loops)
 		n++;
 	account(&kp_iter, n, loops, t0);
+	return 0;
+}
+
+SEC("?kprobe/__x64_sys_getpgid")
+int goto_kprobe(struct pt_regs *ctx)
+{
+	__u64 t0, n = 0;
+
+	if (!is_target())
+		return 0;
+	t0 = bpf_ktime_get_ns();
+	while (may_goto_left() && n < loops)
+		n++;
+	account(&kp_goto, n, loops, t0);
 	return 0;
 }
 

@@ -5,8 +5,9 @@
  * A SCHED_FIFO 95 thread wakes every 1 ms on CPU 0, the cyclictest way,
  * while a SCHED_OTHER process on that CPU makes getpgid() calls back to
  * back.  Programs that cannot be preempted loop on that CPU: a kprobe on
- * getpgid() with bpf_loop(8M), the same with an open-coded bpf_for() loop,
- * and a cpu-clock perf_event program with bpf_loop(1M) every 50 ms.  Each
+ * getpgid() with bpf_loop(8M), the same with an open-coded bpf_for() loop
+ * and with a may_goto loop of 8M turns, and a cpu-clock perf_event program
+ * with bpf_loop(1M) every 50 ms.  Each
  * phase must stay within the budget plus 50 us of the no-BPF maximum, every
  * run that was cut must be counted in the program's atomic_budget_cuts,
  * exactly, and the kernel must name the program in its log.
@@ -17,7 +18,7 @@
  * all of its iterations.
  *
  * BOOT: latency
- * XFAIL on stock PREEMPT_RT: no RT budget for programs that cannot be preempted (patches 0014-0016)
+ * XFAIL on stock PREEMPT_RT: no RT budget for programs that cannot be preempted (patches 0014-0017)
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -245,6 +246,7 @@ void test_main(void)
 		return;
 	bpf_program__set_autoload(skel->progs.loop_kprobe, true);
 	bpf_program__set_autoload(skel->progs.iter_kprobe, true);
+	bpf_program__set_autoload(skel->progs.goto_kprobe, true);
 	bpf_program__set_autoload(skel->progs.loop_perf, true);
 	bpf_program__set_autoload(skel->progs.loop_raw_tp, true);
 	skel->bss->loops = LOOPS;
@@ -264,6 +266,8 @@ void test_main(void)
 		     &skel->bss->kp_loop, idle);
 	check_atomic(skel, skel->progs.iter_kprobe, "kprobe_bpf_for",
 		     &skel->bss->kp_iter, idle);
+	check_atomic(skel, skel->progs.goto_kprobe, "kprobe_may_goto",
+		     &skel->bss->kp_goto, idle);
 	check_atomic(skel, skel->progs.loop_perf, "perf_event_bpf_loop",
 		     &skel->bss->perf, idle);
 	raw = phase(skel, skel->progs.loop_raw_tp, "raw_tp_bpf_loop", &skel->bss->rawtp);
