@@ -2,13 +2,19 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include "tp_latency.h"
 
 #define NR_GETPGID	121
 
 int target_tgid;
 __u32 loops;
-__u64 runs;
-__u64 max_run_ns;
+
+/*
+ * Per program: a preemptible run of one phase may still finish after the
+ * next phase has begun, and must not count there.
+ */
+__u64 runs[NR_PROGS];
+__u64 max_run_ns[NR_PROGS];
 
 static int step(__u32 i, void *ctx)
 {
@@ -16,7 +22,7 @@ static int step(__u32 i, void *ctx)
 }
 
 /* Every getpgid() of the load process spins through bpf_loop(). */
-static __always_inline void spin(void)
+static __always_inline void spin(int prog)
 {
 	__u64 t0, d;
 
@@ -25,16 +31,16 @@ static __always_inline void spin(void)
 	t0 = bpf_ktime_get_ns();
 	bpf_loop(loops, step, NULL, 0);
 	d = bpf_ktime_get_ns() - t0;
-	if (d > max_run_ns)
-		max_run_ns = d;
-	__sync_fetch_and_add(&runs, 1);
+	if (d > max_run_ns[prog])
+		max_run_ns[prog] = d;
+	__sync_fetch_and_add(&runs[prog], 1);
 }
 
 SEC("raw_tp/sys_enter")
 int spin_raw_tp(struct bpf_raw_tracepoint_args *ctx)
 {
 	if (ctx->args[1] == NR_GETPGID)
-		spin();
+		spin(RAW_TP);
 	return 0;
 }
 
@@ -42,7 +48,7 @@ SEC("tp_btf/sys_enter")
 int BPF_PROG(spin_tp_btf, struct pt_regs *regs, long id)
 {
 	if (id == NR_GETPGID)
-		spin();
+		spin(TP_BTF);
 	return 0;
 }
 
@@ -56,7 +62,7 @@ SEC("tp/raw_syscalls/sys_enter")
 int spin_tp(struct sys_enter_args *ctx)
 {
 	if (ctx->id == NR_GETPGID)
-		spin();
+		spin(TP);
 	return 0;
 }
 

@@ -27,6 +27,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include "test.h"
+#include "tp_latency.h"
 #include "tp_latency.skel.h"
 
 #define LOOPS		8000000
@@ -51,16 +52,16 @@ static long atomic_budget_us(void)
 
 /* @cut: the program runs non-preemptibly under a budget, so its runs are short. */
 static long long phase(struct tp_latency *skel, struct bpf_program *prog,
-		       const char *name, bool cut)
+		       int id, const char *name, bool cut)
 {
 	struct bpf_link *link = NULL;
 	struct timespec warm = { 0, 20 * 1000 * 1000 };
 	long long worst;
 	char what[64];
 
-	skel->bss->runs = 0;
-	skel->bss->max_run_ns = 0;
 	if (prog) {
+		skel->bss->runs[id] = 0;
+		skel->bss->max_run_ns[id] = 0;
 		link = bpf_program__attach(prog);
 		snprintf(what, sizeof(what), "%s_attach", name);
 		if (!ASSERT_OK_PTR(link, what))
@@ -71,20 +72,22 @@ static long long phase(struct tp_latency *skel, struct bpf_program *prog,
 	if (worst < 0)
 		return -1;
 	bpf_link__destroy(link);
+	if (!prog) {
+		printf("%s: max latency %lld us\n", name, worst / 1000);
+		return worst;
+	}
 	printf("%s: max latency %lld us, program runs %llu, longest run %llu us\n",
-	       name, worst / 1000, (unsigned long long)skel->bss->runs,
-	       (unsigned long long)skel->bss->max_run_ns / 1000);
-	if (prog) {
-		/* The gate means something only if long runs were there to stop it. */
-		snprintf(what, sizeof(what), "%s_program_ran", name);
-		ASSERT_GE(skel->bss->runs, 3, what);
-		if (cut) {
-			snprintf(what, sizeof(what), "%s_runs_cut_at_budget", name);
-			ASSERT_LT(skel->bss->max_run_ns, 20 * GATE_US * 1000, what);
-		} else {
-			snprintf(what, sizeof(what), "%s_run_longer_than_gate", name);
-			ASSERT_GT(skel->bss->max_run_ns, 20 * GATE_US * 1000, what);
-		}
+	       name, worst / 1000, (unsigned long long)skel->bss->runs[id],
+	       (unsigned long long)skel->bss->max_run_ns[id] / 1000);
+	/* The gate means something only if long runs were there to stop it. */
+	snprintf(what, sizeof(what), "%s_program_ran", name);
+	ASSERT_GE(skel->bss->runs[id], 3, what);
+	if (cut) {
+		snprintf(what, sizeof(what), "%s_runs_cut_at_budget", name);
+		ASSERT_LT(skel->bss->max_run_ns[id], 20 * GATE_US * 1000, what);
+	} else {
+		snprintf(what, sizeof(what), "%s_run_longer_than_gate", name);
+		ASSERT_GT(skel->bss->max_run_ns[id], 20 * GATE_US * 1000, what);
 	}
 	return worst;
 }
@@ -114,10 +117,10 @@ void test_main(void)
 	}
 	skel->bss->target_tgid = load;
 
-	idle = phase(skel, NULL, "no_bpf", false);
-	raw = phase(skel, skel->progs.spin_raw_tp, "raw_tp", false);
-	btf = phase(skel, skel->progs.spin_tp_btf, "tp_btf", false);
-	tp = phase(skel, skel->progs.spin_tp, "tp", budget > 0);
+	idle = phase(skel, NULL, 0, "no_bpf", false);
+	raw = phase(skel, skel->progs.spin_raw_tp, RAW_TP, "raw_tp", false);
+	btf = phase(skel, skel->progs.spin_tp_btf, TP_BTF, "tp_btf", false);
+	tp = phase(skel, skel->progs.spin_tp, TP, "tp", budget > 0);
 	kill(load, SIGKILL);
 	waitpid(load, NULL, 0);
 
