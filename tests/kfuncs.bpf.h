@@ -10,6 +10,7 @@
 #define BPF_NO_KFUNC_PROTOTYPES
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 
 extern void bpf_preempt_disable(void) __ksym;
 extern void bpf_preempt_enable(void) __ksym;
@@ -21,6 +22,13 @@ extern int bpf_wq_set_callback_impl(struct bpf_wq *wq,
 				    unsigned int flags__k, void *aux__ign) __ksym;
 #define bpf_wq_set_callback(wq, cb, flags) \
 	bpf_wq_set_callback_impl(wq, cb, flags, NULL)
+
+/* Objects of the program's own types, stashed in maps as kptrs. */
+extern void *bpf_obj_new_impl(__u64 local_type_id__k, void *meta__ign) __ksym;
+extern void bpf_obj_drop_impl(void *kptr, void *meta__ign) __ksym;
+#define bpf_obj_new(type) \
+	((type *)bpf_obj_new_impl(bpf_core_type_id_local(type), NULL))
+#define bpf_obj_drop(kptr)	bpf_obj_drop_impl(kptr, NULL)
 
 #define CLOCK_MONOTONIC	1
 #define EBUSY		16
