@@ -31,7 +31,7 @@ variant() {
 # touches headers that half the kernel includes, so sharing one tree and one
 # build dir made every switch between stock and patched a full rebuild.
 variant_suffix() {
-	if [ "${SERIES:-}" = none ]; then echo -stock; fi
+	if [ "$(variant)" = stock ]; then echo -stock; fi
 }
 
 # Paths derived from the installed Debian version, so that a different
