@@ -64,6 +64,15 @@ need_cmd() {
 	done
 }
 
+# testmod_clean SRC: bpf_testmod is built inside the tree, which all profiles
+# of a variant share.  kbuild does not see that its objects were compiled for
+# another profile's kernel (a nonrt object then fails modpost against the RT
+# kernel), so every build of it starts from a clean directory.
+testmod_clean() {
+	git -C "$1" clean -fdxq -- tools/testing/selftests/bpf/bpf_testmod ||
+		die "cannot clean $1/tools/testing/selftests/bpf/bpf_testmod"
+}
+
 # libbpf and bpftool, built from the tree of the current variant.
 tools_dir() {
 	printf '%s/tools-%s\n' "$RTBPF_CACHE" "$(variant)"

@@ -199,6 +199,7 @@ if [ "$testmod" = 1 ]; then
 	# Built in its own directory, as the full selftests build does: a copy
 	# built from links elsewhere loads but fails its init with -EINVAL.
 	# kbuild's output there is ignored by the tree's .gitignore.
+	testmod_clean "$SRC"
 	make -C "$B" M="$ST/bpf_testmod" -j"$JOBS" modules >>"$M/build.log" 2>&1 ||
 		{ tail -40 "$M/build.log" >&2; die "bpf_testmod build failed; log: $M/build.log"; }
 	cp -p "$ST/bpf_testmod/bpf_testmod.ko" "$M/"

@@ -54,6 +54,7 @@ build() {
 	# file name, which make then has no rule for.
 	find "$SO" -maxdepth 1 -name "*.test.d" -delete
 	trap restore_broken EXIT
+	testmod_clean "$SRC"
 	make -C "$SRC/tools/testing/selftests/bpf" -j"$JOBS" \
 		O="$B" KDIR="$B" VMLINUX_BTF="$B/vmlinux" OUTPUT="$SO" \
 		CLANG=clang-19 LLC=llc-19 LLVM_STRIP=llvm-strip-19 \
@@ -74,6 +75,7 @@ run() {
 		--exclude='/cpuv4/' --exclude='/src/' "$SO/" "$P/selftests/"
 	if [ -n "${FROM:-}" ] && [ "$FROM" != "$profile" ]; then
 		log "rebuilding bpf_testmod.ko for $B"
+		testmod_clean "$SRC"
 		make -s -C "$B" M="$SRC/tools/testing/selftests/bpf/bpf_testmod" modules \
 			>"$OUT/bpf_testmod.log" 2>&1 ||
 			{ tail -20 "$OUT/bpf_testmod.log" >&2; die "bpf_testmod build failed"; }
