@@ -2,14 +2,16 @@
 /*
  * Long loops in programs that cannot be preempted: a kprobe with
  * bpf_loop(), a kprobe with an open-coded bpf_for() loop, a kprobe with a
- * may_goto loop and a cpu-clock perf_event program with bpf_loop().  A raw_tp program with the same
- * bpf_loop() is preemptible on patched RT and must never be cut.
+ * may_goto loop, a cpu-clock perf_event program with bpf_loop(), an fentry
+ * program on a function that runs under the runqueue lock, and a raw_tp
+ * program that loops between bpf_preempt_disable() and bpf_preempt_enable().
+ * A raw_tp program with the same bpf_loop() and no such section is
+ * preemptible on patched RT and must never be cut.
  *
  * Every program records how many iterations its last runs did, so user
  * space can count the runs that ended early.
  */
-#include "vmlinux.h"
-#include <bpf/bpf_helpers.h>
+#include "kfuncs.bpf.h"
 #include <bpf/bpf_tracing.h>
 #include "atomic_budget.h"
 
@@ -19,7 +21,7 @@ int target_tgid;
 __u32 loops;
 __u32 perf_loops;
 
-struct loop_stats kp_loop, kp_iter, kp_goto, perf, rawtp;
+struct loop_stats kp_loop, kp_iter, kp_goto, perf, rawtp, fentry, section;
 
 /*
  * True until the may_goto in it runs out: the verifier gives the loop
@@ -125,6 +127,37 @@ int loop_raw_tp(struct bpf_raw_tracepoint_args *ctx)
 	t0 = bpf_ktime_get_ns();
 	n = bpf_loop(loops, step, NULL, 0);
 	account(&rawtp, n < 0 ? 0 : n, loops, t0);
+	return 0;
+}
+
+/* sched_yield() calls it with the runqueue lock held and interrupts off */
+SEC("?fentry/yield_task_fair")
+int BPF_PROG(loop_fentry, struct rq *rq)
+{
+	__u64 t0;
+	long n;
+
+	if (!is_target())
+		return 0;
+	t0 = bpf_ktime_get_ns();
+	n = bpf_loop(loops, step, NULL, 0);
+	account(&fentry, n < 0 ? 0 : n, loops, t0);
+	return 0;
+}
+
+SEC("?raw_tp/sys_enter")
+int section_raw_tp(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u64 t0;
+	long n;
+
+	if (ctx->args[1] != NR_GETPGID || !is_target())
+		return 0;
+	t0 = bpf_ktime_get_ns();
+	bpf_preempt_disable();
+	n = bpf_loop(loops, step, NULL, 0);
+	bpf_preempt_enable();
+	account(&section, n < 0 ? 0 : n, loops, t0);
 	return 0;
 }
 

@@ -3,11 +3,14 @@
  * The RT atomic budget (kernel.bpf_rt_atomic_budget_us), under icount.
  *
  * A SCHED_FIFO 95 thread wakes every 1 ms on CPU 0, the cyclictest way,
- * while a SCHED_OTHER process on that CPU makes getpgid() calls back to
- * back.  Programs that cannot be preempted loop on that CPU: a kprobe on
- * getpgid() with bpf_loop(8M), the same with an open-coded bpf_for() loop
- * and with a may_goto loop of 8M turns, and a cpu-clock perf_event program
- * with bpf_loop(1M) every 50 ms.  Each
+ * while a SCHED_OTHER process on that CPU makes getpgid() and sched_yield()
+ * calls back to back.  Programs that cannot be preempted loop on that CPU:
+ * a kprobe on getpgid() with bpf_loop(8M), the same with an open-coded
+ * bpf_for() loop and with a may_goto loop of 8M turns, a cpu-clock
+ * perf_event program with bpf_loop(1M) every 50 ms, an fentry program with
+ * bpf_loop(8M) on yield_task_fair(), which runs under the runqueue lock,
+ * and a raw_tp program on sys_enter that runs bpf_loop(8M) between
+ * bpf_preempt_disable() and bpf_preempt_enable().  Each
  * phase must stay within the budget plus 50 us of the no-BPF maximum, every
  * run that was cut must be counted in the program's atomic_budget_cuts,
  * exactly, and the kernel must name the program in its log.
@@ -18,10 +21,11 @@
  * all of its iterations.
  *
  * BOOT: latency
- * XFAIL on stock PREEMPT_RT: no RT budget for programs that cannot be preempted (patches 0014-0017)
+ * XFAIL on stock PREEMPT_RT: no RT budget for programs that cannot be preempted (patches 0014-0017, 0019-0021)
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
@@ -249,6 +253,8 @@ void test_main(void)
 	bpf_program__set_autoload(skel->progs.goto_kprobe, true);
 	bpf_program__set_autoload(skel->progs.loop_perf, true);
 	bpf_program__set_autoload(skel->progs.loop_raw_tp, true);
+	bpf_program__set_autoload(skel->progs.loop_fentry, true);
+	bpf_program__set_autoload(skel->progs.section_raw_tp, true);
 	skel->bss->loops = LOOPS;
 	skel->bss->perf_loops = PERF_LOOPS;
 	if (!ASSERT_OK(atomic_budget__load(skel), "load"))
@@ -256,8 +262,10 @@ void test_main(void)
 
 	load = fork();
 	if (load == 0) {
-		for (;;)
+		for (;;) {
 			syscall(SYS_getpgid, 0);
+			sched_yield();
+		}
 	}
 	skel->bss->target_tgid = load;
 
@@ -270,6 +278,10 @@ void test_main(void)
 		     &skel->bss->kp_goto, idle);
 	check_atomic(skel, skel->progs.loop_perf, "perf_event_bpf_loop",
 		     &skel->bss->perf, idle);
+	check_atomic(skel, skel->progs.loop_fentry, "fentry_rq_locked_bpf_loop",
+		     &skel->bss->fentry, idle);
+	check_atomic(skel, skel->progs.section_raw_tp, "raw_tp_preempt_off_bpf_loop",
+		     &skel->bss->section, idle);
 	raw = phase(skel, skel->progs.loop_raw_tp, "raw_tp_bpf_loop", &skel->bss->rawtp);
 	kill(load, SIGKILL);
 	waitpid(load, NULL, 0);
