@@ -74,7 +74,9 @@ series_id() {
 	if [ "${SERIES:-}" = none ]; then
 		echo none
 	else
-		series_patches | xargs -r sha256sum | sha256sum | cut -c1-16
+		# The patches' contents, not their paths: every checkout of
+		# the same series is the same tree.
+		series_patches | xargs -r cat | sha256sum | cut -c1-16
 	fi
 }
 
