@@ -14,6 +14,8 @@
 
 extern void bpf_preempt_disable(void) __ksym;
 extern void bpf_preempt_enable(void) __ksym;
+extern void bpf_rcu_read_lock(void) __ksym;
+extern void bpf_rcu_read_unlock(void) __ksym;
 
 extern int bpf_wq_init(struct bpf_wq *wq, void *p__map, unsigned int flags) __ksym;
 extern int bpf_wq_start(struct bpf_wq *wq, unsigned int flags) __ksym;

@@ -1,0 +1,614 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The RT-safety matrix: every map type this test knows, with the
+ * operations it has, from every program context, one cell at a time.
+ *
+ * A cell is loaded on its own, so that the verifier's refusal of one
+ * combination is seen as that cell's and checked against the documented
+ * rule.  A loaded cell is attached and driven from both CPUs at once: on
+ * each, a SCHED_OTHER thread triggers it back to back while a SCHED_FIFO
+ * thread wakes every millisecond and triggers it too, preempting the
+ * other one, inside the program where the program can be preempted.
+ *
+ * A cell passes when every run did every step (up to 5% of the runs may
+ * miss where the map type allows it: -ENOMEM from an allocator that can
+ * run dry in atomic context, a NULL storage get), the counts add up (the
+ * array counter, every ringbuf and perf event record consumed once, the
+ * hash maps and tries empty again, exact run counts on the hooks only the
+ * test calls) and the kernel log shows nothing new.  Each cell is judged
+ * on its own kernel log lines, so a splat names its cell.
+ *
+ * XFAIL on stock PREEMPT_RT: LPM trie, task and cgroup storage fail from atomic and preempted contexts (0009-0012)
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <linux/if_link.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "test.h"
+#include "net.h"
+#include "rt_matrix.h"
+#include "rt_matrix.skel.h"
+
+#define NCPU		2
+#define WORK_ROUNDS	150	/* triggers per SCHED_OTHER thread */
+#define FIFO_ROUNDS	30	/* triggers per SCHED_FIFO thread, 1 ms apart */
+#define FIFO_PRIO	50
+#define PERF_MS		40	/* how long the perf_event cells are driven */
+#define SAMPLE_NS	200000	/* cpu-clock period of the perf_event cells */
+#define VETH		"rtmx0"
+#define VETH_PEER	"rtmx1"
+
+static const char *const map_names[NR_MAPS] = {
+	[M_ARRAY] = "array", [M_PERCPU_ARRAY] = "percpu_array",
+	[M_HASH] = "hash", [M_PERCPU_HASH] = "percpu_hash",
+	[M_LRU_HASH] = "lru_hash", [M_LRU_PERCPU_HASH] = "lru_percpu_hash",
+	[M_HASH_NOPREALLOC] = "hash_noprealloc", [M_LPM_TRIE] = "lpm_trie",
+	[M_QUEUE] = "queue", [M_STACK] = "stack", [M_RINGBUF] = "ringbuf",
+	[M_BLOOM_FILTER] = "bloom_filter", [M_TASK_STORAGE] = "task_storage",
+	[M_CGRP_STORAGE] = "cgrp_storage", [M_STACK_TRACE] = "stack_trace",
+	[M_PERF_EVENT_ARRAY] = "perf_event_array",
+};
+
+static const char *const ctx_names[NR_CTXS] = {
+	[C_SYSCALL] = "syscall", [C_RAW_TP] = "raw_tp", [C_TP_BTF] = "tp_btf",
+	[C_TP] = "tp", [C_KPROBE] = "kprobe", [C_KRETPROBE] = "kretprobe",
+	[C_FENTRY] = "fentry", [C_FEXIT] = "fexit",
+	[C_PERF_EVENT] = "perf_event", [C_XDP] = "xdp", [C_TC] = "tc",
+	[C_ITER] = "iter",
+};
+
+#define SLEEPABLE_MAPS \
+	"Sleepable programs can only use array, hash, ringbuf and local storage maps"
+#define NO_HELPER	"program of this type cannot use helper "
+
+/*
+ * Combinations the verifier refuses on purpose, RT or not, and the
+ * message it gives.  A refusal not listed here fails its cell, and so
+ * does a listed one that loads.
+ */
+static const struct {
+	int map, ctx;
+	const char *why;
+} refusals[] = {
+	/*
+	 * Syscall programs are sleepable, and a sleepable program may only
+	 * use maps whose elements are freed after an RCU tasks trace grace
+	 * period (check_map_prog_compatibility()).
+	 */
+	{ M_LPM_TRIE, C_SYSCALL, SLEEPABLE_MAPS },
+	{ M_BLOOM_FILTER, C_SYSCALL, SLEEPABLE_MAPS },
+	{ M_STACK_TRACE, C_SYSCALL, SLEEPABLE_MAPS },
+	{ M_PERF_EVENT_ARRAY, C_SYSCALL, SLEEPABLE_MAPS },
+	/*
+	 * Networking programs get neither task storage nor stack ids: their
+	 * helper sets (xdp_func_proto(), tc_cls_act_func_proto()) do not
+	 * have them, since the current task is nobody's there.
+	 */
+	{ M_TASK_STORAGE, C_XDP, NO_HELPER "bpf_task_storage_get#" },
+	{ M_TASK_STORAGE, C_TC, NO_HELPER "bpf_task_storage_get#" },
+	{ M_STACK_TRACE, C_XDP, NO_HELPER "bpf_get_stackid#" },
+	{ M_STACK_TRACE, C_TC, NO_HELPER "bpf_get_stackid#" },
+};
+
+enum verdict { V_OK, V_REFUSED, V_FAIL };
+
+static struct {
+	enum verdict v;
+	char why[256];
+} cells[NR_MAPS][NR_CTXS];
+
+static struct rt_matrix *base;		/* owns the maps every cell shares */
+static struct ring_buffer *rb;
+static struct perf_buffer *pb;
+static __u64 recs[NR_MAPS][NR_CTXS];
+static __u64 perf_lost;
+static int kmsg_fd = -1;
+static int ifindex;
+
+/* What the threads of one cell run. */
+static struct {
+	int ctx;
+	int prog_fd;
+	struct bpf_link *iter;
+	pthread_barrier_t start;
+	long calls;		/* hook-only triggers made: getpgid(), test runs */
+	long sent;		/* frames sent */
+	long reads;		/* iterator reads */
+} drive;
+
+static int count_rec(void *ctx, void *data, size_t size)
+{
+	const struct matrix_rec *r = data;
+
+	if (size >= sizeof(*r) && r->map < NR_MAPS && r->ctx < NR_CTXS)
+		recs[r->map][r->ctx]++;
+	return 0;
+}
+
+static void count_sample(void *ctx, int cpu, void *data, __u32 size)
+{
+	count_rec(ctx, data, size);
+}
+
+static void count_lost(void *ctx, int cpu, __u64 n)
+{
+	perf_lost += n;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void trigger(void)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	char buf[4096];
+	int fd;
+
+	switch (drive.ctx) {
+	case C_SYSCALL:
+		if (!bpf_prog_test_run_opts(drive.prog_fd, &opts))
+			__sync_fetch_and_add(&drive.calls, 1);
+		break;
+	case C_XDP:
+	case C_TC:
+		if (veth_send(VETH, 1) == 1)
+			__sync_fetch_and_add(&drive.sent, 1);
+		break;
+	case C_ITER:
+		fd = bpf_iter_create(bpf_link__fd(drive.iter));
+		if (fd < 0)
+			break;
+		while (read(fd, buf, sizeof(buf)) > 0)
+			;
+		close(fd);
+		__sync_fetch_and_add(&drive.reads, 1);
+		break;
+	default:
+		syscall(SYS_getpgid, 0);
+		__sync_fetch_and_add(&drive.calls, 1);
+		break;
+	}
+}
+
+struct driver {
+	pthread_t thread;
+	int cpu;
+	int fifo;
+};
+
+static void *drive_cell(void *arg)
+{
+	struct driver *d = arg;
+	double end;
+	int i, n;
+
+	pin_to_cpu(d->cpu);
+	if (d->fifo)
+		set_fifo(FIFO_PRIO);
+	pthread_barrier_wait(&drive.start);
+	if (drive.ctx == C_PERF_EVENT && !d->fifo) {
+		/* Keep the CPU busy in the test for the sampling timer. */
+		for (end = now_ms() + PERF_MS; now_ms() < end;)
+			trigger();
+		return NULL;
+	}
+	/* An iterator read walks every task: fewer reads. */
+	n = d->fifo ? FIFO_ROUNDS : WORK_ROUNDS;
+	if (drive.ctx == C_ITER)
+		n /= 3;
+	for (i = 0; i < n; i++) {
+		trigger();
+		if (d->fifo)
+			sleep_ms(1);
+	}
+	return NULL;
+}
+
+static void run_threads(void)
+{
+	struct driver d[2 * NCPU];
+	int i;
+
+	pthread_barrier_init(&drive.start, NULL, 2 * NCPU);
+	for (i = 0; i < 2 * NCPU; i++) {
+		d[i] = (struct driver){ .cpu = i / 2, .fifo = i % 2 };
+		pthread_create(&d[i].thread, NULL, drive_cell, &d[i]);
+	}
+	for (i = 0; i < 2 * NCPU; i++)
+		pthread_join(d[i].thread, NULL);
+	pthread_barrier_destroy(&drive.start);
+}
+
+/* The first kernel log line since the last call that looks like a splat. */
+static bool new_splat(char *out, size_t n)
+{
+	static const char *const marks[] = {
+		"BUG:", "WARNING:", "INFO: possible", "inconsistent lock state",
+		"Invalid wait context", "possible circular locking",
+		"suspicious RCU usage", "rcu_preempt detected stalls",
+		"Call Trace:",
+	};
+	char rec[2048], *msg;
+	bool found = false;
+	ssize_t len;
+	size_t i;
+
+	if (kmsg_fd < 0)
+		return false;
+	while ((len = read(kmsg_fd, rec, sizeof(rec) - 1)) > 0 || errno == EPIPE) {
+		if (len <= 0)
+			continue;
+		rec[len] = 0;
+		msg = strchr(rec, ';');
+		msg = msg ? msg + 1 : rec;
+		msg[strcspn(msg, "\n")] = 0;
+		for (i = 0; i < sizeof(marks) / sizeof(marks[0]) && !found; i++) {
+			if (strstr(msg, marks[i])) {
+				snprintf(out, n, "%s", msg);
+				found = true;
+			}
+		}
+	}
+	return found;
+}
+
+/* The verifier's reason, from the end of its log. */
+static void last_log_line(const char *log, char *out, size_t n)
+{
+	const char *p = log, *line, *best = NULL;
+	size_t len, best_len = 0;
+
+	while (*p) {
+		line = p;
+		len = strcspn(p, "\n");
+		p += len + !!p[len];
+		if (!len || !strncmp(line, "processed ", 10) ||
+		    !strncmp(line, "verification time", 17) ||
+		    !strncmp(line, "stack depth", 11) ||
+		    !strncmp(line, "-- END PROG LOAD LOG --", 23))
+			continue;
+		best = line;
+		best_len = len;
+	}
+	snprintf(out, n, "%.*s", (int)(best ? best_len : 0), best ? best : "");
+}
+
+static const char *expected_refusal(int m, int c)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++)
+		if (refusals[i].map == m && refusals[i].ctx == c)
+			return refusals[i].why;
+	return NULL;
+}
+
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return 0;
+}
+
+/* A copy of the object with only cell (m, c) on, sharing base's maps. */
+static struct rt_matrix *load_cell(int m, int c, struct bpf_program **prog,
+				   char *log, size_t n)
+{
+	libbpf_print_fn_t old;
+	struct rt_matrix *s;
+	struct bpf_map *map;
+	char name[64];
+	int err;
+
+	s = rt_matrix__open();
+	if (!s)
+		return NULL;
+	snprintf(name, sizeof(name), "%s__%s", map_names[m], ctx_names[c]);
+	*prog = bpf_object__find_program_by_name(s->obj, name);
+	if (!*prog) {
+		snprintf(log, n, "no program %s", name);
+		rt_matrix__destroy(s);
+		return NULL;
+	}
+	bpf_program__set_autoload(*prog, true);
+	bpf_program__set_log_buf(*prog, log, n);
+	bpf_object__for_each_map(map, s->obj) {
+		struct bpf_map *b = bpf_object__find_map_by_name(base->obj,
+								 bpf_map__name(map));
+
+		if (b)
+			bpf_map__reuse_fd(map, bpf_map__fd(b));
+	}
+	log[0] = 0;
+	old = libbpf_set_print(quiet);
+	err = rt_matrix__load(s);
+	libbpf_set_print(old);
+	if (err) {
+		rt_matrix__destroy(s);
+		return NULL;
+	}
+	return s;
+}
+
+static int perf_open(int cpu)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = SAMPLE_NS,
+	};
+
+	return syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Attach the cell's program; links[] gets what to destroy after. */
+static int attach(struct bpf_program *prog, int c, struct bpf_link **links)
+{
+	int i, pfd;
+
+	switch (c) {
+	case C_SYSCALL:
+		return 0;
+	case C_PERF_EVENT:
+		for (i = 0; i < NCPU; i++) {
+			pfd = perf_open(i);
+			if (pfd < 0)
+				return -errno;
+			links[i] = bpf_program__attach_perf_event(prog, pfd);
+			if (!links[i]) {
+				close(pfd);
+				return -errno;
+			}
+		}
+		return 0;
+	case C_XDP:
+		links[0] = bpf_program__attach_xdp(prog, ifindex);
+		return links[0] ? 0 : -errno;
+	case C_TC:
+		links[0] = bpf_program__attach_tcx(prog, ifindex, NULL);
+		return links[0] ? 0 : -errno;
+	case C_ITER:
+		links[0] = bpf_program__attach_iter(prog, NULL);
+		drive.iter = links[0];
+		return links[0] ? 0 : -errno;
+	default:
+		links[0] = bpf_program__attach(prog);
+		return links[0] ? 0 : -errno;
+	}
+}
+
+#define FAIL(fmt, ...) ({						\
+	snprintf(cell->why, sizeof(cell->why), fmt, ##__VA_ARGS__);	\
+	cell->v = V_FAIL;						\
+	return;								\
+})
+
+/* What the maps must hold after a cell's runs, beyond its counters. */
+static void check_maps(int m, int c, __u64 done, typeof(&cells[0][0]) cell)
+{
+	int ncpus = libbpf_num_possible_cpus(), fd, i;
+	__u64 v, sum = 0, pv[ncpus];
+	__u32 k = c;
+	char key[64];
+
+	switch (m) {
+	case M_ARRAY:
+		bpf_map_lookup_elem(bpf_map__fd(base->maps.m_array), &k, &v);
+		if (v != done)
+			FAIL("counter %llu, want %llu", v, done);
+		break;
+	case M_PERCPU_ARRAY:
+		bpf_map_lookup_elem(bpf_map__fd(base->maps.m_percpu_array), &k, pv);
+		for (i = 0; i < ncpus; i++)
+			sum += pv[i];
+		if (sum != done)
+			FAIL("per-CPU counters sum to %llu, want %llu", sum, done);
+		break;
+	case M_HASH:
+	case M_PERCPU_HASH:
+	case M_LRU_HASH:
+	case M_LRU_PERCPU_HASH:
+	case M_HASH_NOPREALLOC:
+	case M_LPM_TRIE:
+		fd = bpf_map__fd(bpf_object__find_map_by_name(base->obj,
+				 m == M_LPM_TRIE ? "m_lpm_trie" :
+				 m == M_HASH ? "m_hash" :
+				 m == M_PERCPU_HASH ? "m_percpu_hash" :
+				 m == M_LRU_HASH ? "m_lru_hash" :
+				 m == M_LRU_PERCPU_HASH ? "m_lru_percpu_hash" :
+				 "m_hash_noprealloc"));
+		if (!bpf_map_get_next_key(fd, NULL, key))
+			FAIL("a key was left behind");
+		break;
+	case M_QUEUE:
+	case M_STACK:
+		fd = bpf_map__fd(m == M_QUEUE ? base->maps.m_queue : base->maps.m_stack);
+		if (!bpf_map_lookup_and_delete_elem(fd, NULL, &v))
+			FAIL("a value was left behind");
+		break;
+	case M_RINGBUF:
+		ring_buffer__consume(rb);
+		if (recs[m][c] != 2 * done)
+			FAIL("%llu records consumed, want %llu", recs[m][c], 2 * done);
+		break;
+	case M_PERF_EVENT_ARRAY:
+		perf_buffer__consume(pb);
+		if (perf_lost || recs[m][c] != done)
+			FAIL("%llu records read, %llu lost, want %llu",
+			     recs[m][c], perf_lost, done);
+		break;
+	}
+}
+
+static void run_cell(int m, int c)
+{
+	typeof(&cells[0][0]) cell = &cells[m][c];
+	struct bpf_link *links[NCPU] = {};
+	struct bpf_program *prog;
+	static char log[1 << 16];
+	const char *want;
+	struct rt_matrix *s;
+	__u64 runs, done, nomem;
+	char splat[160];
+	__u32 bad;
+	int i, err;
+
+	want = expected_refusal(m, c);
+	s = load_cell(m, c, &prog, log, sizeof(log));
+	if (!s) {
+		char why[160];
+
+		last_log_line(log, why, sizeof(why));
+		if (want && strstr(why, want)) {
+			cell->v = V_REFUSED;
+			snprintf(cell->why, sizeof(cell->why), "%s", why);
+			return;
+		}
+		FAIL("refused: %s", why);
+	}
+	if (want) {
+		rt_matrix__destroy(s);
+		FAIL("loads, but should be refused with \"%s\"", want);
+	}
+
+	memset(&drive, 0, sizeof(drive));
+	drive.ctx = c;
+	drive.prog_fd = bpf_program__fd(prog);
+	err = attach(prog, c, links);
+	if (!err)
+		run_threads();
+	for (i = 0; i < NCPU; i++)
+		bpf_link__destroy(links[i]);
+	rt_matrix__destroy(s);
+	if (err)
+		FAIL("attach: %d", err);
+
+	runs = base->bss->runs[m][c];
+	done = base->bss->done[m][c];
+	nomem = base->bss->nomem[m][c];
+	bad = base->bss->bad_step[m][c];
+	if (new_splat(splat, sizeof(splat))) {
+		sleep_ms(1100);		/* might_sleep() reports once a second */
+		new_splat(log, sizeof(log));
+		FAIL("splat: %s", splat);
+	}
+	if (!runs)
+		FAIL("never ran");
+	if (bad)
+		FAIL("step %u failed with %ld (%llu of %llu runs done)", bad,
+		     base->bss->bad_err[m][c], done, runs);
+	if (done + nomem != runs)
+		FAIL("%llu done + %llu tolerated misses of %llu runs", done, nomem, runs);
+	if (nomem * 20 > runs)
+		FAIL("%llu of %llu runs missed (allocator dry or a NULL get)", nomem, runs);
+	switch (c) {
+	case C_SYSCALL:
+	case C_TP:
+	case C_KPROBE:
+	case C_KRETPROBE:
+	case C_FENTRY:
+	case C_FEXIT:
+		if (runs != (__u64)drive.calls)
+			FAIL("%llu runs for %ld calls", runs, drive.calls);
+		break;
+	case C_RAW_TP:
+	case C_TP_BTF:
+		if (runs < (__u64)drive.calls)
+			FAIL("%llu runs for %ld getpgid() calls", runs, drive.calls);
+		break;
+	case C_ITER:
+		if (runs != (__u64)drive.reads)
+			FAIL("%llu runs for %ld reads", runs, drive.reads);
+		break;
+	}
+	check_maps(m, c, done, cell);
+	if (cell->v == V_FAIL)
+		return;
+	cell->v = V_OK;
+	snprintf(cell->why, sizeof(cell->why), "%llu runs, %llu tolerated misses",
+		 runs, nomem);
+}
+
+static const char *const verdict_names[] = {
+	[V_OK] = "OK", [V_REFUSED] = "REFUSED", [V_FAIL] = "FAIL",
+};
+
+static void print_table(void)
+{
+	int m, c;
+
+	printf("matrix: | map |");
+	for (c = 0; c < NR_CTXS; c++)
+		printf(" %s |", ctx_names[c]);
+	printf("\nmatrix: |---|");
+	for (c = 0; c < NR_CTXS; c++)
+		printf("---|");
+	printf("\n");
+	for (m = 0; m < NR_MAPS; m++) {
+		printf("matrix: | %s |", map_names[m]);
+		for (c = 0; c < NR_CTXS; c++)
+			printf(" %s |", verdict_names[cells[m][c].v]);
+		printf("\n");
+	}
+}
+
+void test_main(void)
+{
+	LIBBPF_OPTS(perf_buffer_opts, pb_opts);
+	char name[64];
+	int m, c;
+
+	base = rt_matrix__open_and_load();
+	if (!ASSERT_OK_PTR(base, "open_and_load"))
+		return;
+	base->bss->target_tgid = getpid();
+	rb = ring_buffer__new(bpf_map__fd(base->maps.m_ringbuf), count_rec, NULL, NULL);
+	pb = perf_buffer__new(bpf_map__fd(base->maps.m_perf_event_array), 64,
+			      count_sample, count_lost, NULL, &pb_opts);
+	if (!ASSERT_OK_PTR(rb, "ring_buffer") || !ASSERT_OK_PTR(pb, "perf_buffer"))
+		goto out;
+	if (!ASSERT_OK(veth_create(VETH, VETH_PEER), "veth_create"))
+		goto out;
+	ifindex = if_nametoindex(VETH_PEER);
+	kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	if (!ASSERT_GE(kmsg_fd, 0, "kmsg"))
+		goto out;
+	lseek(kmsg_fd, 0, SEEK_END);
+
+	for (m = 0; m < NR_MAPS; m++) {
+		for (c = 0; c < NR_CTXS; c++) {
+			run_cell(m, c);
+			snprintf(name, sizeof(name), "%s/%s", map_names[m], ctx_names[c]);
+			printf("cell %s: %s %s\n", name, verdict_names[cells[m][c].v],
+			       cells[m][c].why);
+			test_report(cells[m][c].v != V_FAIL, name, "%s%s",
+				    cells[m][c].v == V_REFUSED ? "REFUSED: " : "",
+				    cells[m][c].why);
+		}
+	}
+	print_table();
+out:
+	if (kmsg_fd >= 0)
+		close(kmsg_fd);
+	perf_buffer__free(pb);
+	ring_buffer__free(rb);
+	rt_matrix__destroy(base);
+}

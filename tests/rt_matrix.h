@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Shared by rt_matrix.c and rt_matrix.bpf.c: the rows and columns. */
+#ifndef RT_MATRIX_H
+#define RT_MATRIX_H
+
+/* Map types, the rows. */
+enum {
+	M_ARRAY,
+	M_PERCPU_ARRAY,
+	M_HASH,
+	M_PERCPU_HASH,
+	M_LRU_HASH,
+	M_LRU_PERCPU_HASH,
+	M_HASH_NOPREALLOC,
+	M_LPM_TRIE,
+	M_QUEUE,
+	M_STACK,
+	M_RINGBUF,
+	M_BLOOM_FILTER,
+	M_TASK_STORAGE,
+	M_CGRP_STORAGE,
+	M_STACK_TRACE,
+	M_PERF_EVENT_ARRAY,
+	NR_MAPS
+};
+
+/* Program contexts, the columns. */
+enum {
+	C_SYSCALL,	/* SEC("syscall"), BPF_PROG_TEST_RUN */
+	C_RAW_TP,	/* raw_tp/sys_enter */
+	C_TP_BTF,	/* tp_btf/sys_enter */
+	C_TP,		/* tp/syscalls/sys_enter_getpgid, through perf */
+	C_KPROBE,	/* kprobe on the getpgid syscall */
+	C_KRETPROBE,	/* kretprobe on it */
+	C_FENTRY,	/* fentry on it */
+	C_FEXIT,	/* fexit on it */
+	C_PERF_EVENT,	/* cpu-clock sampling: hrtimer interrupt */
+	C_XDP,		/* XDP on a veth, in its NAPI poll */
+	C_TC,		/* tc ingress on the same veth */
+	C_ITER,		/* iter/task, run by read() */
+	NR_CTXS
+};
+
+/* What a run of a cell returns: 0, a failing step, or a tolerated miss. */
+#define STEP_OK		0
+#define STEP_NOMEM	100	/* a tolerated miss: -ENOMEM, a NULL storage get */
+
+/* One ringbuf or perf event record: who wrote it. */
+struct matrix_rec {
+	__u32 map;
+	__u32 ctx;
+	__u64 seq;
+};
+
+#define TRIGGER_FUNC	"__x64_sys_getpgid"
+
+#endif
