@@ -166,6 +166,7 @@ static long long phase(struct atomic_budget *skel, struct bpf_program *prog,
 		       const char *name, struct loop_stats *st)
 {
 	struct timespec warm = { 0, 20 * 1000 * 1000 };
+	struct timespec settle = { 0, 100 * 1000 * 1000 };
 	struct bpf_link *link = NULL;
 	long long worst;
 	char what[64];
@@ -183,6 +184,12 @@ static long long phase(struct atomic_budget *skel, struct bpf_program *prog,
 		close(perf_fd);
 		perf_fd = -1;
 	}
+	/*
+	 * A run that was already in the program goes on after the detach:
+	 * a preemptible one may have been preempted right after its cut was
+	 * counted, before it counted the cut itself.  Let it finish.
+	 */
+	nanosleep(&settle, NULL);
 	if (st)
 		printf("%s: max latency %lld us; runs %llu, cut %llu, fewest iterations %llu, longest run %llu us\n",
 		       name, worst / 1000, (unsigned long long)st->runs,

@@ -44,6 +44,7 @@ enum {
 /* What a run of a cell returns: 0, a failing step, or a tolerated miss. */
 #define STEP_OK		0
 #define STEP_NOMEM	100	/* a tolerated miss: -ENOMEM, a NULL storage get */
+#define STEP_BUSY	101	/* storage busy on this CPU: a failure on RT */
 
 /* One ringbuf or perf event record: who wrote it. */
 struct matrix_rec {
