@@ -112,6 +112,7 @@ static struct {
 } cells[NR_MAPS][NR_CTXS];
 
 static struct rt_matrix *base;		/* owns the maps every cell shares */
+static bool rt;				/* the kernel is PREEMPT_RT */
 static struct ring_buffer *rb;
 static struct perf_buffer *pb;
 static __u64 recs[NR_MAPS][NR_CTXS];
@@ -126,7 +127,6 @@ static struct {
 	struct bpf_link *iter;
 	pthread_barrier_t start;
 	long calls;		/* hook-only triggers made: getpgid(), test runs */
-	long sent;		/* frames sent */
 	long reads;		/* iterator reads */
 } drive;
 
@@ -177,8 +177,7 @@ static void trigger(void)
 		break;
 	case C_XDP:
 	case C_TC:
-		if (veth_send(VETH, 1) == 1)
-			__sync_fetch_and_add(&drive.sent, 1);
+		veth_send(VETH, 1);
 		break;
 	case C_ITER:
 		fd = bpf_iter_create(bpf_link__fd(drive.iter));
@@ -402,6 +401,15 @@ static int attach(struct bpf_program *prog, int c, struct bpf_link **links)
 	}
 }
 
+/* The map of row @m: the BPF side names it m_<row name>. */
+static int row_map_fd(int m)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "m_%s", map_names[m]);
+	return bpf_map__fd(bpf_object__find_map_by_name(base->obj, name));
+}
+
 #define FAIL(fmt, ...) ({						\
 	snprintf(cell->why, sizeof(cell->why), fmt, ##__VA_ARGS__);	\
 	cell->v = V_FAIL;						\
@@ -411,7 +419,7 @@ static int attach(struct bpf_program *prog, int c, struct bpf_link **links)
 /* What the maps must hold after a cell's runs, beyond its counters. */
 static void check_maps(int m, int c, __u64 done, typeof(&cells[0][0]) cell)
 {
-	int ncpus = libbpf_num_possible_cpus(), fd, i;
+	int ncpus = libbpf_num_possible_cpus(), i;
 	__u64 v, sum = 0, pv[ncpus];
 	__u32 k = c;
 	char key[64];
@@ -435,20 +443,12 @@ static void check_maps(int m, int c, __u64 done, typeof(&cells[0][0]) cell)
 	case M_LRU_PERCPU_HASH:
 	case M_HASH_NOPREALLOC:
 	case M_LPM_TRIE:
-		fd = bpf_map__fd(bpf_object__find_map_by_name(base->obj,
-				 m == M_LPM_TRIE ? "m_lpm_trie" :
-				 m == M_HASH ? "m_hash" :
-				 m == M_PERCPU_HASH ? "m_percpu_hash" :
-				 m == M_LRU_HASH ? "m_lru_hash" :
-				 m == M_LRU_PERCPU_HASH ? "m_lru_percpu_hash" :
-				 "m_hash_noprealloc"));
-		if (!bpf_map_get_next_key(fd, NULL, key))
+		if (!bpf_map_get_next_key(row_map_fd(m), NULL, key))
 			FAIL("a key was left behind");
 		break;
 	case M_QUEUE:
 	case M_STACK:
-		fd = bpf_map__fd(m == M_QUEUE ? base->maps.m_queue : base->maps.m_stack);
-		if (!bpf_map_lookup_and_delete_elem(fd, NULL, &v))
+		if (!bpf_map_lookup_and_delete_elem(row_map_fd(m), NULL, &v))
 			FAIL("a value was left behind");
 		break;
 	case M_RINGBUF:
@@ -476,7 +476,6 @@ static void run_cell(int m, int c)
 	__u64 runs, done, nomem, busy, misses = 0;
 	struct bpf_prog_info info = {};
 	__u32 info_len = sizeof(info);
-	bool rt = kernel_is_rt();
 	char splat[160];
 	__u32 bad;
 	int i, err;
@@ -602,6 +601,7 @@ void test_main(void)
 	if (!ASSERT_OK_PTR(base, "open_and_load"))
 		return;
 	base->bss->target_tgid = getpid();
+	rt = kernel_is_rt();
 	rb = ring_buffer__new(bpf_map__fd(base->maps.m_ringbuf), count_rec, NULL, NULL);
 	pb = perf_buffer__new(bpf_map__fd(base->maps.m_perf_event_array), 64,
 			      count_sample, count_lost, NULL, &pb_opts);
