@@ -38,6 +38,14 @@ bool kernel_is_rt(void);
  * ns (-1 if the thread cannot be made FIFO).  Back to SCHED_OTHER after.
  */
 long long cyclic_max_ns(int samples, long period_ns);
+/*
+ * Whether a kernel log message is a splat, by the same pattern files as
+ * guest/scan-splats.sh (splat/deny.txt and splat/allow.txt in the
+ * payload): it matches a deny pattern and no allow pattern.  The files
+ * are read on the first call; if they cannot be, every message counts as
+ * a splat, so that a broken payload fails the test instead of hiding one.
+ */
+bool kmsg_is_splat(const char *msg);
 
 #define ASSERT_TRUE(cond, name)						\
 	test_report(!!(cond), name, "%s", #cond)

@@ -247,16 +247,9 @@ static void run_threads(void)
 /* The first kernel log line since the last call that looks like a splat. */
 static bool new_splat(char *out, size_t n)
 {
-	static const char *const marks[] = {
-		"BUG:", "WARNING:", "INFO: possible", "inconsistent lock state",
-		"Invalid wait context", "possible circular locking",
-		"suspicious RCU usage", "rcu_preempt detected stalls",
-		"Call Trace:",
-	};
 	char rec[2048], *msg;
 	bool found = false;
 	ssize_t len;
-	size_t i;
 
 	if (kmsg_fd < 0)
 		return false;
@@ -267,11 +260,9 @@ static bool new_splat(char *out, size_t n)
 		msg = strchr(rec, ';');
 		msg = msg ? msg + 1 : rec;
 		msg[strcspn(msg, "\n")] = 0;
-		for (i = 0; i < sizeof(marks) / sizeof(marks[0]) && !found; i++) {
-			if (strstr(msg, marks[i])) {
-				snprintf(out, n, "%s", msg);
-				found = true;
-			}
+		if (!found && kmsg_is_splat(msg)) {
+			snprintf(out, n, "%s", msg);
+			found = true;
 		}
 	}
 	return found;
