@@ -32,6 +32,15 @@ extern void bpf_obj_drop_impl(void *kptr, void *meta__ign) __ksym;
 	((type *)bpf_obj_new_impl(bpf_core_type_id_local(type), NULL))
 #define bpf_obj_drop(kptr)	bpf_obj_drop_impl(kptr, NULL)
 
+/* Arena memory: __arena pointers live in the map's address space. */
+#define __arena		__attribute__((address_space(1)))
+#define NUMA_NO_NODE	(-1)
+extern void __arena *bpf_arena_alloc_pages(void *p__map, void __arena *addr__ign,
+					   __u32 page_cnt, int node_id,
+					   __u64 flags) __ksym;
+extern void bpf_arena_free_pages(void *p__map, void __arena *ptr__ign,
+				 __u32 page_cnt) __ksym;
+
 #define CLOCK_MONOTONIC	1
 #define EBUSY		16
 #define EDEADLK		35

@@ -111,7 +111,55 @@ struct {
 	__uint(value_size, sizeof(int));
 } m_perf_event_array SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} m_prog_array SEC(".maps");
+
+/* Entry 0: the veth that sends the test frames. */
+struct {
+	__uint(type, BPF_MAP_TYPE_DEVMAP);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} m_devmap SEC(".maps");
+
+/* One entry per CPU, each with cpumap_arrive() attached. */
+struct {
+	__uint(type, BPF_MAP_TYPE_CPUMAP);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct bpf_cpumap_val);
+} m_cpumap SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARENA);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 8);			/* pages */
+	__ulong(map_extra, 1ull << 44);		/* where user space maps it */
+} m_arena SEC(".maps");
+
+/* In the arena's first page, which user space faults in before the cells. */
+__u64 __arena arena_hits[NR_CTXS];
+
+/* One timer per row, for the timer cells. */
+struct timer_elem {
+	struct bpf_timer t;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, NR_MAPS);
+	__type(key, __u32);
+	__type(value, struct timer_elem);
+} m_timers SEC(".maps");
+
 int target_tgid;
+__u32 devmap_ifindex;
+__u64 devmap_back;		/* frames that came back from the devmap */
+__u64 cpumap_seen;		/* frames that reached the cpumap's CPU */
 
 __u64 runs[NR_MAPS][NR_CTXS];
 __u64 done[NR_MAPS][NR_CTXS];
@@ -384,6 +432,50 @@ static __always_inline int op_perf_event_array(void *ctx, int c)
 	return STEP_OK;
 }
 
+/* The tail call does not return: the target accounts for the run. */
+static __always_inline int op_prog_array(void *ctx, int c)
+{
+	bpf_tail_call(ctx, &m_prog_array, 0);
+	return 1;
+}
+
+static __always_inline int op_devmap(void *ctx, int c)
+{
+	__u32 k = 0, *ifindex = bpf_map_lookup_elem(&m_devmap, &k);
+
+	if (!ifindex)
+		return 1;
+	if (*ifindex != devmap_ifindex)
+		return 2;
+	return STEP_OK;
+}
+
+/* Only XDP may redirect: everywhere else the verifier refuses the call. */
+static __always_inline int op_cpumap(void *ctx, int c)
+{
+	bpf_redirect_map(&m_cpumap, 0, 0);
+	return STEP_OK;
+}
+
+/*
+ * A counter in arena memory.  A syscall program may sleep, so it also
+ * takes a page from the arena and gives it back.
+ */
+static __always_inline int op_arena(void *ctx, int c)
+{
+	if (c == C_SYSCALL) {
+		void __arena *page;
+
+		page = bpf_arena_alloc_pages(&m_arena, NULL, 1, NUMA_NO_NODE, 0);
+		if (!page)
+			return 1;
+		*(volatile __u64 __arena *)page = c;
+		bpf_arena_free_pages(&m_arena, page, 1);
+	}
+	__sync_fetch_and_add(&arena_hits[c], 1);
+	return STEP_OK;
+}
+
 static __always_inline void account(int m, int c, int step)
 {
 	__sync_fetch_and_add(&runs[m][c], 1);
@@ -426,7 +518,7 @@ int map##__##ctx(void *pctx)					\
 	return ret;						\
 }
 
-#define ROW(map, M)							\
+#define ROW_BUT_XDP_TIMER(map, M)					\
 	CELL(map, M, syscall, C_SYSCALL, "syscall", 0)			\
 	CELL(map, M, raw_tp, C_RAW_TP, "raw_tp/sys_enter", 0)		\
 	CELL(map, M, tp_btf, C_TP_BTF, "tp_btf/sys_enter", 0)		\
@@ -436,9 +528,46 @@ int map##__##ctx(void *pctx)					\
 	CELL(map, M, fentry, C_FENTRY, "fentry/" TRIGGER_FUNC, 0)	\
 	CELL(map, M, fexit, C_FEXIT, "fexit/" TRIGGER_FUNC, 0)		\
 	CELL(map, M, perf_event, C_PERF_EVENT, "perf_event", 0)		\
-	CELL(map, M, xdp, C_XDP, "xdp", XDP_PASS)			\
 	CELL(map, M, tc, C_TC, "tcx/ingress", 0)			\
 	CELL(map, M, iter, C_ITER, "iter/task", 0)
+
+/*
+ * A timer cell arms the row's timer from an fentry program on the
+ * trigger (kprobe and tracepoint programs may not use bpf_timer); its
+ * callback, in the timer's softirq, runs the operations.  A callback has
+ * no context of its own to pass to the helpers that want one.
+ */
+#define TIMER_CELL(map, M)						\
+static int map##__callback(void *m, int *key, struct timer_elem *v)	\
+{									\
+	account(M, C_TIMER, op_##map(NULL, C_TIMER));			\
+	return 0;							\
+}									\
+									\
+SEC("?fentry/" TRIGGER_FUNC)						\
+int map##__timer(void *pctx)						\
+{									\
+	struct timer_elem *v;						\
+	__u32 k = M;							\
+									\
+	if (!mine(pctx, C_TIMER))					\
+		return 0;						\
+	v = bpf_map_lookup_elem(&m_timers, &k);				\
+	if (!v)								\
+		return 0;						\
+	bpf_timer_init(&v->t, &m_timers, CLOCK_MONOTONIC);		\
+	bpf_timer_set_callback(&v->t, map##__callback);			\
+	bpf_timer_start(&v->t, 0, 0);					\
+	return 0;							\
+}
+
+#define ROW_BUT_XDP(map, M)						\
+	ROW_BUT_XDP_TIMER(map, M)					\
+	TIMER_CELL(map, M)
+
+#define ROW(map, M)							\
+	ROW_BUT_XDP(map, M)						\
+	CELL(map, M, xdp, C_XDP, "xdp", XDP_PASS)
 
 ROW(array, M_ARRAY)
 ROW(percpu_array, M_PERCPU_ARRAY)
@@ -456,5 +585,79 @@ ROW(task_storage, M_TASK_STORAGE)
 ROW(cgrp_storage, M_CGRP_STORAGE)
 ROW(stack_trace, M_STACK_TRACE)
 ROW(perf_event_array, M_PERF_EVENT_ARRAY)
+ROW(prog_array, M_PROG_ARRAY)
+ROW(arena, M_ARENA)
+ROW_BUT_XDP(devmap, M_DEVMAP)
+ROW_BUT_XDP(cpumap, M_CPUMAP)
+
+/* The tail call targets of the prog_array cells, one per program type. */
+#define TAIL(ctx, C, sec, ret)						\
+SEC("?" sec)								\
+int tail__##ctx(void *pctx)						\
+{									\
+	account(M_PROG_ARRAY, C, STEP_OK);				\
+	return ret;							\
+}
+
+TAIL(raw_tp, C_RAW_TP, "raw_tp/sys_enter", 0)
+TAIL(tp_btf, C_TP_BTF, "tp_btf/sys_enter", 0)
+TAIL(tp, C_TP, "tp/syscalls/sys_enter_getpgid", 0)
+TAIL(kprobe, C_KPROBE, "kprobe/" TRIGGER_FUNC, 0)
+TAIL(kretprobe, C_KRETPROBE, "kretprobe/" TRIGGER_FUNC, 0)
+TAIL(fentry, C_FENTRY, "fentry/" TRIGGER_FUNC, 0)
+TAIL(fexit, C_FEXIT, "fexit/" TRIGGER_FUNC, 0)
+TAIL(perf_event, C_PERF_EVENT, "perf_event", 0)
+TAIL(xdp, C_XDP, "xdp", XDP_PASS)
+TAIL(tc, C_TC, "tcx/ingress", 0)
+TAIL(iter, C_ITER, "iter/task", 0)
+
+/*
+ * Send the frame back out of the veth it came from, through the devmap.
+ * It arrives here once more, marked, and goes up the stack: every frame
+ * the cell redirects must come back exactly once.
+ */
+SEC("?xdp")
+int devmap__xdp(struct xdp_md *ctx)
+{
+	__u8 *data = (void *)(long)ctx->data;
+	__u8 *end = (void *)(long)ctx->data_end;
+	long act;
+	int step;
+
+	if (data + BOUNCE_OFF + 1 > end)
+		return XDP_PASS;
+	if (data[BOUNCE_OFF] == BOUNCE_MARK) {
+		__sync_fetch_and_add(&devmap_back, 1);
+		return XDP_PASS;
+	}
+	data[BOUNCE_OFF] = BOUNCE_MARK;
+	step = op_devmap(ctx, C_XDP);
+	act = bpf_redirect_map(&m_devmap, 0, XDP_PASS);
+	if (step == STEP_OK && act != XDP_REDIRECT)
+		step_err = act, step = 3;
+	account(M_DEVMAP, C_XDP, step);
+	return act;
+}
+
+/* Hand the frame to the other CPU's cpumap thread. */
+SEC("?xdp")
+int cpumap__xdp(struct xdp_md *ctx)
+{
+	__u32 cpu = (bpf_get_smp_processor_id() + 1) & 1;
+	long act = bpf_redirect_map(&m_cpumap, cpu, XDP_ABORTED);
+
+	if (act != XDP_REDIRECT)
+		step_err = act;
+	account(M_CPUMAP, C_XDP, act == XDP_REDIRECT ? STEP_OK : 1);
+	return act;
+}
+
+/* Runs on the cpumap's CPU, in its thread, for every frame it gets. */
+SEC("?xdp/cpumap")
+int cpumap_arrive(struct xdp_md *ctx)
+{
+	__sync_fetch_and_add(&cpumap_seen, 1);
+	return XDP_DROP;
+}
 
 char LICENSE[] SEC("license") = "GPL";

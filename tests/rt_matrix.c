@@ -18,6 +18,15 @@
  * test calls) and the kernel log shows nothing new.  Each cell is judged
  * on its own kernel log lines, so a splat names its cell.
  *
+ * Rows beyond the plain maps: a prog_array cell tail-calls a target of
+ * its own program type, which counts the run; a devmap cell looks its
+ * entry up, and in XDP sends the frame back out of the veth it came in
+ * on, where it must arrive once more; a cpumap cell hands XDP frames to
+ * the other CPU's cpumap thread, which counts them; an arena cell counts
+ * in arena memory, and as a syscall program also allocates and frees an
+ * arena page.  Not rows yet: inode_storage (LSM programs only), sk_storage,
+ * sockmap and sockhash (they need a socket in every context).
+ *
  * On RT nothing may be missed.  Without RT two behaviours stay as they
  * are, by design of the series: a trampoline program preempted by another
  * task on its CPU makes that task's run a recursion miss (per-CPU guard),
@@ -60,7 +69,8 @@ static const char *const map_names[NR_MAPS] = {
 	[M_QUEUE] = "queue", [M_STACK] = "stack", [M_RINGBUF] = "ringbuf",
 	[M_BLOOM_FILTER] = "bloom_filter", [M_TASK_STORAGE] = "task_storage",
 	[M_CGRP_STORAGE] = "cgrp_storage", [M_STACK_TRACE] = "stack_trace",
-	[M_PERF_EVENT_ARRAY] = "perf_event_array",
+	[M_PERF_EVENT_ARRAY] = "perf_event_array", [M_PROG_ARRAY] = "prog_array",
+	[M_DEVMAP] = "devmap", [M_CPUMAP] = "cpumap", [M_ARENA] = "arena",
 };
 
 static const char *const ctx_names[NR_CTXS] = {
@@ -68,12 +78,14 @@ static const char *const ctx_names[NR_CTXS] = {
 	[C_TP] = "tp", [C_KPROBE] = "kprobe", [C_KRETPROBE] = "kretprobe",
 	[C_FENTRY] = "fentry", [C_FEXIT] = "fexit",
 	[C_PERF_EVENT] = "perf_event", [C_XDP] = "xdp", [C_TC] = "tc",
-	[C_ITER] = "iter",
+	[C_ITER] = "iter", [C_TIMER] = "timer",
 };
 
 #define SLEEPABLE_MAPS \
 	"Sleepable programs can only use array, hash, ringbuf and local storage maps"
 #define NO_HELPER	"program of this type cannot use helper "
+#define REDIRECT_MAP	"bpf_redirect_map#"
+#define NO_CTX		"R1 type=scalar expected=ctx"
 
 /*
  * Combinations the verifier refuses on purpose, RT or not, and the
@@ -93,6 +105,9 @@ static const struct {
 	{ M_BLOOM_FILTER, C_SYSCALL, SLEEPABLE_MAPS },
 	{ M_STACK_TRACE, C_SYSCALL, SLEEPABLE_MAPS },
 	{ M_PERF_EVENT_ARRAY, C_SYSCALL, SLEEPABLE_MAPS },
+	{ M_PROG_ARRAY, C_SYSCALL, SLEEPABLE_MAPS },
+	{ M_DEVMAP, C_SYSCALL, SLEEPABLE_MAPS },
+	{ M_CPUMAP, C_SYSCALL, SLEEPABLE_MAPS },
 	/*
 	 * Networking programs get neither task storage nor stack ids: their
 	 * helper sets (xdp_func_proto(), tc_cls_act_func_proto()) do not
@@ -102,6 +117,29 @@ static const struct {
 	{ M_TASK_STORAGE, C_TC, NO_HELPER "bpf_task_storage_get#" },
 	{ M_STACK_TRACE, C_XDP, NO_HELPER "bpf_get_stackid#" },
 	{ M_STACK_TRACE, C_TC, NO_HELPER "bpf_get_stackid#" },
+	/*
+	 * A cpumap has no operation but the redirect (its lookup is not
+	 * exposed to programs), and only XDP programs may redirect to a map.
+	 */
+	{ M_CPUMAP, C_RAW_TP, NO_HELPER REDIRECT_MAP },
+	{ M_CPUMAP, C_TP_BTF, NO_HELPER REDIRECT_MAP },
+	{ M_CPUMAP, C_TP, NO_HELPER REDIRECT_MAP },
+	{ M_CPUMAP, C_KPROBE, NO_HELPER REDIRECT_MAP },
+	{ M_CPUMAP, C_KRETPROBE, NO_HELPER REDIRECT_MAP },
+	{ M_CPUMAP, C_FENTRY, NO_HELPER REDIRECT_MAP },
+	{ M_CPUMAP, C_FEXIT, NO_HELPER REDIRECT_MAP },
+	{ M_CPUMAP, C_PERF_EVENT, NO_HELPER REDIRECT_MAP },
+	{ M_CPUMAP, C_TC, NO_HELPER REDIRECT_MAP },
+	{ M_CPUMAP, C_ITER, NO_HELPER REDIRECT_MAP },
+	{ M_CPUMAP, C_TIMER, NO_HELPER REDIRECT_MAP },
+	/*
+	 * A timer callback has no program context, and these helpers
+	 * need one: a stack id, a perf event or a tail call is taken from
+	 * the program that armed the timer, not from its callback.
+	 */
+	{ M_STACK_TRACE, C_TIMER, NO_CTX },
+	{ M_PERF_EVENT_ARRAY, C_TIMER, NO_CTX },
+	{ M_PROG_ARRAY, C_TIMER, NO_CTX },
 };
 
 enum verdict { V_OK, V_REFUSED, V_FAIL };
@@ -299,8 +337,18 @@ static const char *expected_refusal(int m, int c)
 	return NULL;
 }
 
+/*
+ * libbpf's first complaint about a load, for when the verifier has
+ * nothing to say: the load failed before or after it ran.
+ */
+static char libbpf_why[256];
+
 static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
+	if (level == LIBBPF_WARN && !libbpf_why[0]) {
+		vsnprintf(libbpf_why, sizeof(libbpf_why), fmt, ap);
+		libbpf_why[strcspn(libbpf_why, "\n")] = 0;
+	}
 	return 0;
 }
 
@@ -309,6 +357,7 @@ static struct rt_matrix *load_cell(int m, int c, struct bpf_program **prog,
 				   char *log, size_t n)
 {
 	libbpf_print_fn_t old;
+	struct bpf_program *tail = NULL;
 	struct rt_matrix *s;
 	struct bpf_map *map;
 	char name[64];
@@ -326,17 +375,52 @@ static struct rt_matrix *load_cell(int m, int c, struct bpf_program **prog,
 	}
 	bpf_program__set_autoload(*prog, true);
 	bpf_program__set_log_buf(*prog, log, n);
+	if (m == M_PROG_ARRAY) {
+		snprintf(name, sizeof(name), "tail__%s", ctx_names[c]);
+		tail = bpf_object__find_program_by_name(s->obj, name);
+		if (tail)
+			bpf_program__set_autoload(tail, true);
+	}
 	bpf_object__for_each_map(map, s->obj) {
 		struct bpf_map *b = bpf_object__find_map_by_name(base->obj,
 								 bpf_map__name(map));
 
-		if (b)
+		/*
+		 * A map that can hold programs (prog_array, devmap) takes
+		 * the type of the first program that uses it, and refuses
+		 * others (bpf_check_tail_call()): each cell gets fresh ones.
+		 * The cpumap's only users are XDP programs.
+		 */
+		if (b && map != s->maps.m_prog_array && map != s->maps.m_devmap)
 			bpf_map__reuse_fd(map, bpf_map__fd(b));
 	}
 	log[0] = 0;
+	libbpf_why[0] = 0;
 	old = libbpf_set_print(quiet);
 	err = rt_matrix__load(s);
 	libbpf_set_print(old);
+	if (!err && tail) {
+		int fd = bpf_program__fd(tail);
+		__u32 k = 0;
+
+		err = bpf_map_update_elem(bpf_map__fd(s->maps.m_prog_array), &k, &fd, 0);
+		if (err)
+			snprintf(log, n, "tail call target: %d", -errno);
+	}
+	if (!err && m == M_DEVMAP) {
+		__u32 k = 0, dev = base->bss->devmap_ifindex;
+
+		err = bpf_map_update_elem(bpf_map__fd(s->maps.m_devmap), &k, &dev, 0);
+		if (err)
+			snprintf(log, n, "devmap entry: %d", -errno);
+	}
+	if (err) {
+		char why[160];
+
+		last_log_line(log, why, sizeof(why));
+		if (!why[0])
+			snprintf(log, n, "libbpf: %s (%d)", libbpf_why, err);
+	}
 	if (err) {
 		rt_matrix__destroy(s);
 		return NULL;
@@ -390,6 +474,19 @@ static int attach(struct bpf_program *prog, int c, struct bpf_link **links)
 		links[0] = bpf_program__attach(prog);
 		return links[0] ? 0 : -errno;
 	}
+}
+
+/*
+ * Overwriting a timer's map element cancels the timer and lets go of the
+ * callback's program.
+ */
+static void stop_timer(int m)
+{
+	char zero[bpf_map__value_size(base->maps.m_timers)];
+	__u32 k = m;
+
+	memset(zero, 0, sizeof(zero));
+	bpf_map_update_elem(bpf_map__fd(base->maps.m_timers), &k, zero, 0);
 }
 
 /* The map of row @m: the BPF side names it m_<row name>. */
@@ -447,6 +544,24 @@ static void check_maps(int m, int c, __u64 done, typeof(&cells[0][0]) cell)
 		if (recs[m][c] != 2 * done)
 			FAIL("%llu records consumed, want %llu", recs[m][c], 2 * done);
 		break;
+	case M_ARENA:
+		if (base->arena->arena_hits[c] != done)
+			FAIL("arena counter %llu, want %llu",
+			     (unsigned long long)base->arena->arena_hits[c], done);
+		break;
+	case M_DEVMAP:
+		if (c == C_XDP && base->bss->devmap_back != done)
+			FAIL("%llu frames came back from the devmap, want %llu",
+			     base->bss->devmap_back, done);
+		break;
+	case M_CPUMAP:
+		/* The cpumap threads may still have frames queued. */
+		for (i = 0; i < 50 && base->bss->cpumap_seen < done; i++)
+			sleep_ms(20);
+		if (base->bss->cpumap_seen != done)
+			FAIL("%llu frames reached the other CPU, want %llu",
+			     base->bss->cpumap_seen, done);
+		break;
 	case M_PERF_EVENT_ARRAY:
 		perf_buffer__consume(pb);
 		if (perf_lost || recs[m][c] != done)
@@ -497,8 +612,13 @@ static void run_cell(int m, int c)
 		run_threads();
 	if (!bpf_prog_get_info_by_fd(drive.prog_fd, &info, &info_len))
 		misses = info.recursion_misses;
+	/* A devmap cell's frames are on their way back through it. */
+	if (c == C_XDP)
+		sleep_ms(20);
 	for (i = 0; i < NCPU; i++)
 		bpf_link__destroy(links[i]);
+	if (c == C_TIMER)
+		stop_timer(m);
 	rt_matrix__destroy(s);
 	if (err)
 		FAIL("attach: %d", err);
@@ -549,6 +669,11 @@ static void run_cell(int m, int c)
 		if (runs != (__u64)drive.reads)
 			FAIL("%llu runs for %ld reads", runs, drive.reads);
 		break;
+	case C_TIMER:
+		/* A timer started again before it fired fires once. */
+		if (runs > (__u64)drive.calls)
+			FAIL("%llu callbacks for %ld getpgid() calls", runs, drive.calls);
+		break;
 	}
 	check_maps(m, c, done, cell);
 	if (cell->v == V_FAIL)
@@ -557,6 +682,28 @@ static void run_cell(int m, int c)
 	snprintf(cell->why, sizeof(cell->why),
 		 "%llu runs, %llu tolerated misses, %llu busy, %llu recursion misses",
 		 runs, nomem, busy, misses);
+}
+
+/*
+ * The devmap sends frames back out of the veth they came from (each cell
+ * fills its own, see load_cell()); the cpumap has one entry per CPU,
+ * each running cpumap_arrive().
+ */
+static int setup_net_maps(void)
+{
+	struct bpf_cpumap_val cv = {
+		.qsize = 256,
+		.bpf_prog.fd = bpf_program__fd(base->progs.cpumap_arrive),
+	};
+	__u32 k;
+
+	base->bss->devmap_ifindex = if_nametoindex(VETH);
+	if (!base->bss->devmap_ifindex)
+		return -errno;
+	for (k = 0; k < NCPU; k++)
+		if (bpf_map_update_elem(bpf_map__fd(base->maps.m_cpumap), &k, &cv, 0))
+			return -errno;
+	return 0;
 }
 
 static const char *const verdict_names[] = {
@@ -588,9 +735,12 @@ void test_main(void)
 	char name[64];
 	int m, c;
 
-	base = rt_matrix__open_and_load();
-	if (!ASSERT_OK_PTR(base, "open_and_load"))
+	base = rt_matrix__open();
+	if (!ASSERT_OK_PTR(base, "open"))
 		return;
+	bpf_program__set_autoload(base->progs.cpumap_arrive, true);
+	if (!ASSERT_OK(rt_matrix__load(base), "load"))
+		goto out;
 	base->bss->target_tgid = getpid();
 	rt = kernel_is_rt();
 	rb = ring_buffer__new(bpf_map__fd(base->maps.m_ringbuf), count_rec, NULL, NULL);
@@ -601,6 +751,10 @@ void test_main(void)
 	if (!ASSERT_OK(veth_create(VETH, VETH_PEER), "veth_create"))
 		goto out;
 	ifindex = if_nametoindex(VETH_PEER);
+	if (!ASSERT_OK(setup_net_maps(), "setup_net_maps"))
+		goto out;
+	/* Fault the arena's first page in: programs cannot. */
+	memset(base->arena, 0, sizeof(*base->arena));
 	kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
 	if (!ASSERT_GE(kmsg_fd, 0, "kmsg"))
 		goto out;

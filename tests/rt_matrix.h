@@ -21,6 +21,10 @@ enum {
 	M_CGRP_STORAGE,
 	M_STACK_TRACE,
 	M_PERF_EVENT_ARRAY,
+	M_PROG_ARRAY,
+	M_DEVMAP,
+	M_CPUMAP,
+	M_ARENA,
 	NR_MAPS
 };
 
@@ -38,6 +42,7 @@ enum {
 	C_XDP,		/* XDP on a veth, in its NAPI poll */
 	C_TC,		/* tc ingress on the same veth */
 	C_ITER,		/* iter/task, run by read() */
+	C_TIMER,	/* a bpf_timer callback, armed from fentry */
 	NR_CTXS
 };
 
@@ -54,5 +59,9 @@ struct matrix_rec {
 };
 
 #define TRIGGER_FUNC	"__x64_sys_getpgid"
+
+/* The byte an XDP devmap cell marks a frame with before sending it back. */
+#define BOUNCE_OFF	14
+#define BOUNCE_MARK	0x5a
 
 #endif
