@@ -34,7 +34,7 @@
  * delete fail with -EBUSY (per-CPU busy counter).  There the test checks
  * that runs and misses add up to the calls instead.
  *
- * XFAIL on stock PREEMPT_RT: LPM trie, task and cgroup storage fail from atomic and preempted contexts (0009-0012)
+ * XFAIL on stock PREEMPT_RT: LPM trie, task and cgroup storage fail from atomic and preempted contexts, timers are refused (0004-0012)
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
