@@ -52,6 +52,20 @@ includes() {
 	sed -n -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]([^>"]+)[>"].*/\1/p' "$1"
 }
 
+# A test that calls a function another test file defines needs that file
+# built in too.  It is then a test of this test_progs as well, but the
+# guest runs only the tests it is asked for.
+helpers() {
+	local t
+	for t in "$@"; do
+		case $t in
+		iters | bpf_cookie) echo test_lsm ;;	# stack_mprotect()
+		esac
+	done
+}
+# shellcheck disable=SC2046
+set -- $(printf '%s\n' "$@" $(helpers "$@") | sort -u)
+
 # Which BPF programs the tests need: one progs/X.c per X.skel.h, X.lskel.h
 # or X.subskel.h they include, or the parts of a linked skeleton; plus
 # btf_data, which the Makefile runs resolve_btfids with on test_progs.
