@@ -501,6 +501,7 @@ static __always_inline bool mine(void *ctx, int c)
 	case C_SYSCALL:
 	case C_XDP:
 	case C_TC:
+	case C_CGROUP_SKB:
 		return true;
 	case C_ITER:
 		return ((struct bpf_iter__task *)ctx)->meta->seq_num == 0;
@@ -529,7 +530,8 @@ int map##__##ctx(void *pctx)					\
 	CELL(map, M, fexit, C_FEXIT, "fexit/" TRIGGER_FUNC, 0)		\
 	CELL(map, M, perf_event, C_PERF_EVENT, "perf_event", 0)		\
 	CELL(map, M, tc, C_TC, "tcx/ingress", 0)			\
-	CELL(map, M, iter, C_ITER, "iter/task", 0)
+	CELL(map, M, iter, C_ITER, "iter/task", 0)			\
+	CELL(map, M, cgroup_skb, C_CGROUP_SKB, "cgroup_skb/egress", 1)
 
 /*
  * A timer cell arms the row's timer from an fentry program on the
@@ -610,6 +612,7 @@ TAIL(perf_event, C_PERF_EVENT, "perf_event", 0)
 TAIL(xdp, C_XDP, "xdp", XDP_PASS)
 TAIL(tc, C_TC, "tcx/ingress", 0)
 TAIL(iter, C_ITER, "iter/task", 0)
+TAIL(cgroup_skb, C_CGROUP_SKB, "cgroup_skb/egress", 1)
 
 /*
  * Send the frame back out of the veth it came from, through the devmap.

@@ -24,8 +24,10 @@
  * on, where it must arrive once more; a cpumap cell hands XDP frames to
  * the other CPU's cpumap thread, which counts them; an arena cell counts
  * in arena memory, and as a syscall program also allocates and frees an
- * arena page.  Not rows yet: inode_storage (LSM programs only), sk_storage,
- * sockmap and sockhash (they need a socket in every context).
+ * arena page.  The cgroup_skb cells run on the egress of UDP datagrams
+ * the test sends to itself from a cgroup of its own.  Not rows yet:
+ * inode_storage (LSM programs only), sk_storage, sockmap and sockhash
+ * (they need a socket in every context); not a column yet: sock_ops.
  *
  * On RT nothing may be missed.  Without RT two behaviours stay as they
  * are, by design of the series: a trampoline program preempted by another
@@ -42,6 +44,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <net/if.h>
+#include <netinet/in.h>
+#include <sys/stat.h>
 #include <linux/if_link.h>
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
@@ -78,7 +82,7 @@ static const char *const ctx_names[NR_CTXS] = {
 	[C_TP] = "tp", [C_KPROBE] = "kprobe", [C_KRETPROBE] = "kretprobe",
 	[C_FENTRY] = "fentry", [C_FEXIT] = "fexit",
 	[C_PERF_EVENT] = "perf_event", [C_XDP] = "xdp", [C_TC] = "tc",
-	[C_ITER] = "iter", [C_TIMER] = "timer",
+	[C_ITER] = "iter", [C_TIMER] = "timer", [C_CGROUP_SKB] = "cgroup_skb",
 };
 
 #define SLEEPABLE_MAPS \
@@ -117,6 +121,8 @@ static const struct {
 	{ M_TASK_STORAGE, C_TC, NO_HELPER "bpf_task_storage_get#" },
 	{ M_STACK_TRACE, C_XDP, NO_HELPER "bpf_get_stackid#" },
 	{ M_STACK_TRACE, C_TC, NO_HELPER "bpf_get_stackid#" },
+	{ M_TASK_STORAGE, C_CGROUP_SKB, NO_HELPER "bpf_task_storage_get#" },
+	{ M_STACK_TRACE, C_CGROUP_SKB, NO_HELPER "bpf_get_stackid#" },
 	/*
 	 * A cpumap has no operation but the redirect (its lookup is not
 	 * exposed to programs), and only XDP programs may redirect to a map.
@@ -132,6 +138,7 @@ static const struct {
 	{ M_CPUMAP, C_TC, NO_HELPER REDIRECT_MAP },
 	{ M_CPUMAP, C_ITER, NO_HELPER REDIRECT_MAP },
 	{ M_CPUMAP, C_TIMER, NO_HELPER REDIRECT_MAP },
+	{ M_CPUMAP, C_CGROUP_SKB, NO_HELPER REDIRECT_MAP },
 	/*
 	 * A timer callback has no program context, and these helpers
 	 * need one: a stack id, a perf event or a tail call is taken from
@@ -156,6 +163,9 @@ static struct perf_buffer *pb;
 static __u64 recs[NR_MAPS][NR_CTXS];
 static __u64 perf_lost;
 static int kmsg_fd = -1;
+static int cgroup_fd = -1;		/* the test's own cgroup */
+static int udp_fd = -1, udp_sink = -1;	/* cgroup_skb cells send to udp_dst */
+static struct sockaddr_in udp_dst;
 static int ifindex;
 
 /* What the threads of one cell run. */
@@ -216,6 +226,10 @@ static void trigger(void)
 	case C_XDP:
 	case C_TC:
 		veth_send(VETH, 1);
+		break;
+	case C_CGROUP_SKB:
+		if (sendto(udp_fd, "x", 1, 0, (void *)&udp_dst, sizeof(udp_dst)) == 1)
+			__sync_fetch_and_add(&drive.calls, 1);
 		break;
 	case C_ITER:
 		fd = bpf_iter_create(bpf_link__fd(drive.iter));
@@ -466,6 +480,9 @@ static int attach(struct bpf_program *prog, int c, struct bpf_link **links)
 	case C_TC:
 		links[0] = bpf_program__attach_tcx(prog, ifindex, NULL);
 		return links[0] ? 0 : -errno;
+	case C_CGROUP_SKB:
+		links[0] = bpf_program__attach_cgroup(prog, cgroup_fd);
+		return links[0] ? 0 : -errno;
 	case C_ITER:
 		links[0] = bpf_program__attach_iter(prog, NULL);
 		drive.iter = links[0];
@@ -656,6 +673,7 @@ static void run_cell(int m, int c)
 	case C_KRETPROBE:
 	case C_FENTRY:
 	case C_FEXIT:
+	case C_CGROUP_SKB:
 		if (runs + misses != (__u64)drive.calls)
 			FAIL("%llu runs + %llu recursion misses for %ld calls",
 			     runs, misses, drive.calls);
@@ -706,6 +724,62 @@ static int setup_net_maps(void)
 	return 0;
 }
 
+/*
+ * The test moves into a cgroup of its own, where the cgroup_skb cells
+ * attach, and sends them UDP datagrams on the loopback, to a socket that
+ * takes them (and drops what it has no room for).
+ */
+#define CGROUP		"/sys/fs/cgroup/rt_matrix"
+
+static int setup_cgroup(void)
+{
+	socklen_t len = sizeof(udp_dst);
+	char pid[16];
+	int fd;
+
+	if (mkdir(CGROUP, 0755) && errno != EEXIST)
+		return -errno;
+	fd = open(CGROUP "/cgroup.procs", O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	if (write(fd, pid, strlen(pid)) < 0) {
+		close(fd);
+		return -errno;
+	}
+	close(fd);
+	cgroup_fd = open(CGROUP, O_RDONLY | O_DIRECTORY);
+	udp_sink = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	udp_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (cgroup_fd < 0 || udp_sink < 0 || udp_fd < 0)
+		return -errno;
+	udp_dst.sin_family = AF_INET;
+	udp_dst.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(udp_sink, (void *)&udp_dst, sizeof(udp_dst)) ||
+	    getsockname(udp_sink, (void *)&udp_dst, &len))
+		return -errno;
+	return 0;
+}
+
+/* Back to the root cgroup, so that the test's cgroup can go. */
+static void cleanup_cgroup(void)
+{
+	char pid[16];
+	int fd;
+
+	close(udp_fd);
+	close(udp_sink);
+	if (cgroup_fd < 0)
+		return;
+	close(cgroup_fd);
+	fd = open("/sys/fs/cgroup/cgroup.procs", O_WRONLY);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	if (fd >= 0 && write(fd, pid, strlen(pid)) > 0)
+		rmdir(CGROUP);
+	if (fd >= 0)
+		close(fd);
+}
+
 static const char *const verdict_names[] = {
 	[V_OK] = "OK", [V_REFUSED] = "REFUSED", [V_FAIL] = "FAIL",
 };
@@ -753,6 +827,8 @@ void test_main(void)
 	ifindex = if_nametoindex(VETH_PEER);
 	if (!ASSERT_OK(setup_net_maps(), "setup_net_maps"))
 		goto out;
+	if (!ASSERT_OK(setup_cgroup(), "setup_cgroup"))
+		goto out;
 	/* Fault the arena's first page in: programs cannot. */
 	memset(base->arena, 0, sizeof(*base->arena));
 	kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
@@ -773,6 +849,7 @@ void test_main(void)
 	}
 	print_table();
 out:
+	cleanup_cgroup();
 	if (kmsg_fd >= 0)
 		close(kmsg_fd);
 	perf_buffer__free(pb);

@@ -43,6 +43,7 @@ enum {
 	C_TC,		/* tc ingress on the same veth */
 	C_ITER,		/* iter/task, run by read() */
 	C_TIMER,	/* a bpf_timer callback, armed from fentry */
+	C_CGROUP_SKB,	/* cgroup_skb/egress of the test's cgroup: UDP sends */
 	NR_CTXS
 };
 
