@@ -11,7 +11,6 @@
 #define ENOENT		2
 #define EFAULT		14
 #define ENOMEM		12
-#define EBUSY		16
 #define EEXIST		17
 
 struct cell_key {

@@ -425,8 +425,6 @@ static struct rt_matrix *load_cell(int m, int c, struct bpf_program **prog,
 		last_log_line(log, why, sizeof(why));
 		if (!why[0])
 			snprintf(log, n, "libbpf: %s (%d)", libbpf_why, err);
-	}
-	if (err) {
 		rt_matrix__destroy(s);
 		return NULL;
 	}
