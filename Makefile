@@ -27,12 +27,12 @@ ifeq ($(filter $(PROFILE),$(PROFILES)),)
 $(error unknown PROFILE '$(PROFILE)' (known: $(PROFILES)))
 endif
 
-.PHONY: help deps tree kernel tools guest test run bench shell selftests patches compare clean
+.PHONY: help deps tree kernel tools guest test run bench shell selftests matrix patches compare clean
 
 help:
 	@sed -n 's/^#   //p' Makefile
 	@echo
-	@echo 'targets: run test bench shell selftests patches compare deps clean'
+	@echo 'targets: run test bench shell selftests matrix patches compare deps clean'
 	@echo '         tree kernel tools guest (single steps)'
 
 deps:
@@ -66,6 +66,10 @@ shell: guest
 
 selftests: guest
 	@$(S)/selftests.sh $(PROFILE)
+
+# The RT-safety matrix alone, booting again after each cell that splats.
+matrix: guest
+	@$(S)/matrix.sh $(PROFILE)
 
 # Stock beside patched, from the last `make test` of each.
 compare:

@@ -26,7 +26,7 @@ run_tests() {
 		# Markers in the kernel log, so that the host can tell which
 		# test a console line belongs to.
 		echo "rtbpf: test $t begin" >/dev/kmsg
-		timeout 600 "$P/tests/$t" >/tmp/out 2>&1
+		timeout 900 "$P/tests/$t" >/tmp/out 2>&1
 		rc=$?
 		echo "rtbpf: test $t end" >/dev/kmsg
 		sed 's/^/# /' /tmp/out >&3

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* main() and reporting for the rt-bpf tests; see test.h. */
 #define _GNU_SOURCE
-#include <ctype.h>
-#include <regex.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/utsname.h>
 #include <bpf/libbpf.h>
 #include "test.h"
@@ -98,69 +97,41 @@ bool kernel_is_rt(void)
 	return !uname(&u) && strstr(u.version, "PREEMPT_RT");
 }
 
-#ifndef SPLAT_DIR
-#define SPLAT_DIR "/payload/splat"
-#endif
-#define MAX_PATTERNS 64
+#define PAYLOAD "/payload"
 
-struct patterns {
-	regex_t re[MAX_PATTERNS];
-	int n;
-};
-
-/* One extended regex a line; '#' starts a comment, as in scan-splats.sh. */
-static bool load_patterns(const char *file, struct patterns *p)
+bool kmsg_find_splat(const char *log, char *out, size_t n)
 {
-	char line[512], *end;
-	FILE *f = fopen(file, "r");
-	bool ok = true;
+	char tmp[] = "/tmp/kmsg.XXXXXX", cmd[256];
+	size_t len = strlen(log);
+	FILE *f;
+	int fd, rc = -1;
 
-	if (!f) {
-		printf("kmsg_is_splat: cannot open %s: %s\n", file, strerror(errno));
+	out[0] = 0;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		goto out;
+	if (write(fd, log, len) != (ssize_t)len) {
+		close(fd);
+		goto unlink;
+	}
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "sh %s/guest/scan-splats.sh %s/splat/deny.txt "
+		 "%s/splat/allow.txt <%s 2>&1", PAYLOAD, PAYLOAD, PAYLOAD, tmp);
+	f = popen(cmd, "r");
+	if (f) {
+		if (!fgets(out, n, f))
+			out[0] = 0;
+		out[strcspn(out, "\n")] = 0;
+		rc = pclose(f);
+	}
+unlink:
+	unlink(tmp);
+out:
+	if (!rc)
 		return false;
-	}
-	while (ok && fgets(line, sizeof(line), f)) {
-		end = strchr(line, '#');
-		if (!end)
-			end = line + strlen(line);
-		while (end > line && isspace((unsigned char)end[-1]))
-			end--;
-		*end = 0;
-		if (!*line)
-			continue;
-		if (p->n == MAX_PATTERNS ||
-		    regcomp(&p->re[p->n], line, REG_EXTENDED | REG_NOSUB)) {
-			printf("kmsg_is_splat: %s: cannot use \"%s\"\n", file, line);
-			ok = false;
-			break;
-		}
-		p->n++;
-	}
-	fclose(f);
-	return ok;
-}
-
-static bool match_any(const struct patterns *p, const char *msg)
-{
-	int i;
-
-	for (i = 0; i < p->n; i++)
-		if (!regexec(&p->re[i], msg, 0, NULL, 0))
-			return true;
-	return false;
-}
-
-bool kmsg_is_splat(const char *msg)
-{
-	static struct patterns deny, allow;
-	static int loaded;	/* 0 not yet, 1 loaded, -1 broken */
-
-	if (!loaded)
-		loaded = load_patterns(SPLAT_DIR "/deny.txt", &deny) &&
-			 load_patterns(SPLAT_DIR "/allow.txt", &allow) ? 1 : -1;
-	if (loaded < 0)
-		return true;
-	return match_any(&deny, msg) && !match_any(&allow, msg);
+	if (!out[0])
+		snprintf(out, n, "the splat scanner did not run (%d)", rc);
+	return true;
 }
 
 /* libbpf's warnings (verifier logs among them) go with the test output. */

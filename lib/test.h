@@ -39,13 +39,13 @@ bool kernel_is_rt(void);
  */
 long long cyclic_max_ns(int samples, long period_ns);
 /*
- * Whether a kernel log message is a splat, by the same pattern files as
- * guest/scan-splats.sh (splat/deny.txt and splat/allow.txt in the
- * payload): it matches a deny pattern and no allow pattern.  The files
- * are read on the first call; if they cannot be, every message counts as
- * a splat, so that a broken payload fails the test instead of hiding one.
+ * Whether kernel log messages (@log, one a line) hold a splat, as
+ * guest/scan-splats.sh tells with the payload's splat/deny.txt and
+ * splat/allow.txt: if so, the first offending line goes to @out.  A
+ * scanner that cannot run counts as a splat, so that a broken payload
+ * fails the test instead of hiding one.
  */
-bool kmsg_is_splat(const char *msg);
+bool kmsg_find_splat(const char *log, char *out, size_t n);
 
 #define ASSERT_TRUE(cond, name)						\
 	test_report(!!(cond), name, "%s", #cond)

@@ -10,7 +10,8 @@
 # Streams what the guest writes on its second serial port.  Exits 0 only if
 # the guest reported exit 0 through isa-debug-exit and the console log has
 # no splat.  A guest that does not finish within TIMEOUT seconds (default
-# 900) is killed and the last console lines are shown.
+# 1200; the full functional boot takes about 650 here) is killed and the
+# last console lines are shown.
 . "$(dirname "$0")/lib.sh"
 
 [ $# -ge 3 ] || die "usage: boot.sh PROFILE MODE NAME [KERNEL-ARGS...]"
@@ -19,7 +20,7 @@ shift 3
 B=$(build_dir "$profile")
 OUT=$(out_dir "$profile")
 RUN=$OUT/runs/$name
-TIMEOUT=${TIMEOUT:-900}
+TIMEOUT=${TIMEOUT:-1200}
 kernel=$B/arch/x86/boot/bzImage
 need_cmd qemu-system-x86_64
 [ -f "$kernel" ] || die "no kernel at $kernel; build it first"

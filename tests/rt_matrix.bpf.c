@@ -6,12 +6,14 @@
  * off by default ("?"): user space loads and attaches one cell at a time.
  */
 #include "kfuncs.bpf.h"
+#include <bpf/bpf_endian.h>
 #include "rt_matrix.h"
 
 #define ENOENT		2
 #define EFAULT		14
 #define ENOMEM		12
 #define EEXIST		17
+#define AF_INET		2
 
 struct cell_key {
 	__u32 ctx;
@@ -98,6 +100,20 @@ struct {
 } m_cgrp_storage SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_INODE_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);
+} m_inode_storage SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);
+} m_sk_storage SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
 	__uint(max_entries, 4096);
 	__uint(key_size, sizeof(__u32));
@@ -133,6 +149,21 @@ struct {
 	__type(value, struct bpf_cpumap_val);
 } m_cpumap SEC(".maps");
 
+/* Slot and key 0: the test's UDP sink, put there by user space. */
+struct {
+	__uint(type, BPF_MAP_TYPE_SOCKMAP);
+	__uint(max_entries, SOCK_SLOTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} m_sockmap SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_SOCKHASH);
+	__uint(max_entries, SOCK_SLOTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} m_sockhash SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARENA);
 	__uint(map_flags, BPF_F_MMAPABLE);
@@ -159,6 +190,8 @@ int target_tgid;
 __u32 devmap_ifindex;
 __u64 devmap_back;		/* frames that came back from the devmap */
 __u64 cpumap_seen;		/* frames that reached the cpumap's CPU */
+__u32 sink_addr;		/* the UDP sink, network order */
+__u16 sink_port;		/* its port, host order */
 
 __u64 runs[NR_MAPS][NR_CTXS];
 __u64 done[NR_MAPS][NR_CTXS];
@@ -407,6 +440,116 @@ out:
 }
 
 /*
+ * The same on the inode of the test's executable.  Only LSM programs have
+ * the inode storage helpers: elsewhere the verifier refuses the cell at
+ * the first of them.  Every run shares the inode, so its races are the
+ * cgroup's: -ENOENT from a delete, NULL from a get.
+ */
+static __always_inline int op_inode_storage(void *ctx, int c)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct inode *inode = t->mm->exe_file->f_inode;
+	__u64 *p;
+	long err;
+
+	p = bpf_inode_storage_get(&m_inode_storage, inode, 0,
+				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!p)
+		return STEP_NOMEM;
+	__sync_fetch_and_add(p, 1);
+	err = bpf_inode_storage_delete(&m_inode_storage, inode);
+	if (err && err != -ENOENT)
+		return step_err = err, 2;
+	if (!bpf_inode_storage_get(&m_inode_storage, inode, 0,
+				   BPF_LOCAL_STORAGE_GET_F_CREATE))
+		return STEP_NOMEM;
+	return STEP_OK;
+}
+
+/* The first argument of a hook, for the cells that take it from there. */
+static __always_inline void *arg0(void *ctx)
+{
+	return (void *)((__u64 *)ctx)[0];
+}
+
+/* The test's UDP sink, with a reference: tc and XDP cells find it so. */
+static __always_inline struct bpf_sock *lookup_sink(void *ctx)
+{
+	struct bpf_sock_tuple t = {
+		.ipv4.daddr = sink_addr,
+		.ipv4.dport = bpf_htons(sink_port),
+	};
+
+	return bpf_sk_lookup_udp(ctx, &t, sizeof(t.ipv4), BPF_F_CURRENT_NETNS, 0);
+}
+
+/*
+ * Socket storage, the same way again.  The runs of a cell share their
+ * socket (the sink, the sender, or one connection), with the same races.
+ */
+static __always_inline int sk_storage_on(void *sk)
+{
+	__u64 *p;
+	long err;
+
+	p = bpf_sk_storage_get(&m_sk_storage, sk, 0, BPF_SK_STORAGE_GET_F_CREATE);
+	if (!p)
+		return STEP_NOMEM;
+	__sync_fetch_and_add(p, 1);
+	err = bpf_sk_storage_delete(&m_sk_storage, sk);
+	if (err && err != -ENOENT)
+		return step_err = err, 2;
+	if (!bpf_sk_storage_get(&m_sk_storage, sk, 0, BPF_SK_STORAGE_GET_F_CREATE))
+		return STEP_NOMEM;
+	return STEP_OK;
+}
+
+/*
+ * Where the socket comes from: the sink (tc), the sending socket
+ * (cgroup_skb, and the hooks on sending: tp_btf, fentry, fexit, lsm), the
+ * connection (sock_ops) or the socket visited (iterator).  The other
+ * contexts have no socket, and no socket storage helpers either.
+ */
+static __always_inline int op_sk_storage(void *ctx, int c)
+{
+	struct socket *sock;
+	struct bpf_sock *sk;
+	struct udp_sock *u;
+	int step;
+
+	switch (c) {
+	case C_TC:
+		sk = lookup_sink(ctx);
+		if (!sk)
+			return 1;
+		step = sk_storage_on(sk);
+		bpf_sk_release(sk);
+		return step;
+	case C_CGROUP_SKB:
+		sk = ((struct __sk_buff *)ctx)->sk;
+		if (sk)
+			sk = bpf_sk_fullsock(sk);
+		return sk ? sk_storage_on(sk) : 1;
+	case C_SOCK_OPS:
+		sk = ((struct bpf_sock_ops *)ctx)->sk;
+		return sk ? sk_storage_on(sk) : 1;
+	case C_ITER:
+		u = ((struct bpf_iter__udp *)ctx)->udp_sk;
+		return u ? sk_storage_on(u) : 1;
+	case C_LSM:
+		sock = arg0(ctx);
+		sk = (void *)sock->sk;
+		return sk ? sk_storage_on(sk) : 1;
+	case C_TP_BTF:
+	case C_FENTRY:
+	case C_FEXIT:
+		return sk_storage_on(arg0(ctx));
+	default:
+		return sk_storage_on(NULL);
+	}
+}
+
+/*
  * The same stack twice is -EEXIST without BPF_F_REUSE_STACKID: fine.  A
  * cpu-clock sample taken in user mode has no kernel stack: -EFAULT.
  */
@@ -456,6 +599,91 @@ static __always_inline int op_cpumap(void *ctx, int c)
 	return STEP_OK;
 }
 
+/* The sink in slot 0, looked up and let go. */
+static __always_inline int sink_found(void *map, __u32 k)
+{
+	struct bpf_sock *s = bpf_map_lookup_elem(map, &k);
+	int step = STEP_OK;
+
+	if (!s)
+		return 11;
+	if (s->src_port != sink_port)
+		step = 12;
+	bpf_sk_release(s);
+	return step;
+}
+
+/*
+ * Sockmap and sockhash.  Where a program may update them (tc and XDP with
+ * the sink, an iterator with the socket it visits, sock_ops with its
+ * connection) a run puts the socket in a slot of its own, finds it there
+ * where it can let go of what a lookup returns (tc, XDP), and deletes it.
+ * cgroup_skb may only look up, and finds the sink in slot 0.  Tracing
+ * programs may neither update these maps nor release the socket a lookup
+ * holds: the lookup they make is refused.
+ */
+static __always_inline int op_sock_map(void *map, void *ctx, int c, bool hash)
+{
+	__u32 k = 1 + next_seq() % (SOCK_SLOTS - 1);
+	struct bpf_sock *sk;
+	struct udp_sock *u;
+	int step;
+	long err;
+
+	switch (c) {
+	case C_TC:
+	case C_XDP:
+		sk = lookup_sink(ctx);
+		if (!sk)
+			return 1;
+		err = bpf_map_update_elem(map, &k, sk, BPF_NOEXIST);
+		if (err) {
+			step_err = err;
+			step = 2;
+		} else {
+			step = sink_found(map, k);
+			err = bpf_map_delete_elem(map, &k);
+			if (err && step == STEP_OK)
+				step_err = err, step = 4;
+		}
+		bpf_sk_release(sk);
+		return step;
+	case C_ITER:
+		u = ((struct bpf_iter__udp *)ctx)->udp_sk;
+		if (!u)
+			return 1;
+		err = bpf_map_update_elem(map, &k, u, BPF_NOEXIST);
+		break;
+	case C_SOCK_OPS:
+		if (hash)
+			err = bpf_sock_hash_update(ctx, map, &k, BPF_NOEXIST);
+		else
+			err = bpf_sock_map_update(ctx, map, &k, BPF_NOEXIST);
+		break;
+	case C_CGROUP_SKB:
+		return sink_found(map, 0);
+	default:
+		k = 0;
+		return bpf_map_lookup_elem(map, &k) ? STEP_OK : 11;
+	}
+	if (err)
+		return step_err = err, 2;
+	err = bpf_map_delete_elem(map, &k);
+	if (err)
+		return step_err = err, 4;
+	return STEP_OK;
+}
+
+static __always_inline int op_sockmap(void *ctx, int c)
+{
+	return op_sock_map(&m_sockmap, ctx, c, false);
+}
+
+static __always_inline int op_sockhash(void *ctx, int c)
+{
+	return op_sock_map(&m_sockhash, ctx, c, true);
+}
+
 /*
  * A counter in arena memory.  A syscall program may sleep, so it also
  * takes a page from the arena and gives it back.
@@ -502,6 +730,9 @@ static __always_inline bool mine(void *ctx, int c)
 	case C_TC:
 	case C_CGROUP_SKB:
 		return true;
+	case C_SOCK_OPS:
+		return ((struct bpf_sock_ops *)ctx)->op ==
+		       BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB;
 	case C_ITER:
 		return ((struct bpf_iter__task *)ctx)->meta->seq_num == 0;
 	default:
@@ -518,19 +749,29 @@ int map##__##ctx(void *pctx)					\
 	return ret;						\
 }
 
-#define ROW_BUT_XDP_TIMER(map, M)					\
+/*
+ * The cells of a row but for XDP and the timer.  The tp_btf, fentry,
+ * fexit, lsm and iterator cells hook what the row says: getpgid() and
+ * tasks, or for the socket rows the sending of a datagram and UDP sockets.
+ */
+#define CELLS(map, M, at_tp, at_func, at_lsm, at_iter)			\
 	CELL(map, M, syscall, C_SYSCALL, "syscall", 0)			\
 	CELL(map, M, raw_tp, C_RAW_TP, "raw_tp/sys_enter", 0)		\
-	CELL(map, M, tp_btf, C_TP_BTF, "tp_btf/sys_enter", 0)		\
+	CELL(map, M, tp_btf, C_TP_BTF, "tp_btf/" at_tp, 0)		\
 	CELL(map, M, tp, C_TP, "tp/syscalls/sys_enter_getpgid", 0)	\
 	CELL(map, M, kprobe, C_KPROBE, "kprobe/" TRIGGER_FUNC, 0)	\
 	CELL(map, M, kretprobe, C_KRETPROBE, "kretprobe/" TRIGGER_FUNC, 0) \
-	CELL(map, M, fentry, C_FENTRY, "fentry/" TRIGGER_FUNC, 0)	\
-	CELL(map, M, fexit, C_FEXIT, "fexit/" TRIGGER_FUNC, 0)		\
+	CELL(map, M, fentry, C_FENTRY, "fentry/" at_func, 0)		\
+	CELL(map, M, fexit, C_FEXIT, "fexit/" at_func, 0)		\
+	CELL(map, M, lsm, C_LSM, "lsm/" at_lsm, 0)			\
 	CELL(map, M, perf_event, C_PERF_EVENT, "perf_event", 0)		\
 	CELL(map, M, tc, C_TC, "tcx/ingress", 0)			\
-	CELL(map, M, iter, C_ITER, "iter/task", 0)			\
-	CELL(map, M, cgroup_skb, C_CGROUP_SKB, "cgroup_skb/egress", 1)
+	CELL(map, M, cgroup_skb, C_CGROUP_SKB, "cgroup_skb/egress", 1)	\
+	CELL(map, M, sock_ops, C_SOCK_OPS, "sockops", 1)		\
+	CELL(map, M, iter, C_ITER, "iter/" at_iter, 0)
+
+#define ROW_BUT_XDP_TIMER(map, M)					\
+	CELLS(map, M, "sys_enter", TRIGGER_FUNC, "task_getpgid", "task")
 
 /*
  * A timer cell arms the row's timer from an fentry program on the
@@ -584,12 +825,28 @@ ROW(ringbuf, M_RINGBUF)
 ROW(bloom_filter, M_BLOOM_FILTER)
 ROW(task_storage, M_TASK_STORAGE)
 ROW(cgrp_storage, M_CGRP_STORAGE)
+ROW(inode_storage, M_INODE_STORAGE)
 ROW(stack_trace, M_STACK_TRACE)
 ROW(perf_event_array, M_PERF_EVENT_ARRAY)
 ROW(prog_array, M_PROG_ARRAY)
 ROW(arena, M_ARENA)
 ROW_BUT_XDP(devmap, M_DEVMAP)
 ROW_BUT_XDP(cpumap, M_CPUMAP)
+
+/*
+ * The socket rows.  A timer callback has no socket to work on: socket
+ * storage has no timer cell, and the socket maps' one makes the lookup
+ * tracing programs are refused.
+ */
+#define SOCK_ROW_BUT_TIMER(map, M)					\
+	CELLS(map, M, SOCK_TP, SOCK_FUNC, SOCK_LSM, "udp")		\
+	CELL(map, M, xdp, C_XDP, "xdp", XDP_PASS)
+
+SOCK_ROW_BUT_TIMER(sk_storage, M_SK_STORAGE)
+SOCK_ROW_BUT_TIMER(sockmap, M_SOCKMAP)
+TIMER_CELL(sockmap, M_SOCKMAP)
+SOCK_ROW_BUT_TIMER(sockhash, M_SOCKHASH)
+TIMER_CELL(sockhash, M_SOCKHASH)
 
 /* The tail call targets of the prog_array cells, one per program type. */
 #define TAIL(ctx, C, sec, ret)						\
@@ -607,11 +864,13 @@ TAIL(kprobe, C_KPROBE, "kprobe/" TRIGGER_FUNC, 0)
 TAIL(kretprobe, C_KRETPROBE, "kretprobe/" TRIGGER_FUNC, 0)
 TAIL(fentry, C_FENTRY, "fentry/" TRIGGER_FUNC, 0)
 TAIL(fexit, C_FEXIT, "fexit/" TRIGGER_FUNC, 0)
+TAIL(lsm, C_LSM, "lsm/task_getpgid", 0)
 TAIL(perf_event, C_PERF_EVENT, "perf_event", 0)
 TAIL(xdp, C_XDP, "xdp", XDP_PASS)
 TAIL(tc, C_TC, "tcx/ingress", 0)
 TAIL(iter, C_ITER, "iter/task", 0)
 TAIL(cgroup_skb, C_CGROUP_SKB, "cgroup_skb/egress", 1)
+TAIL(sock_ops, C_SOCK_OPS, "sockops", 1)
 
 /*
  * Send the frame back out of the veth it came from, through the devmap.

@@ -19,11 +19,15 @@ enum {
 	M_BLOOM_FILTER,
 	M_TASK_STORAGE,
 	M_CGRP_STORAGE,
+	M_INODE_STORAGE,
+	M_SK_STORAGE,
 	M_STACK_TRACE,
 	M_PERF_EVENT_ARRAY,
 	M_PROG_ARRAY,
 	M_DEVMAP,
 	M_CPUMAP,
+	M_SOCKMAP,
+	M_SOCKHASH,
 	M_ARENA,
 	NR_MAPS
 };
@@ -38,12 +42,14 @@ enum {
 	C_KRETPROBE,	/* kretprobe on it */
 	C_FENTRY,	/* fentry on it */
 	C_FEXIT,	/* fexit on it */
+	C_LSM,		/* the BPF LSM hook task_getpgid */
 	C_PERF_EVENT,	/* cpu-clock sampling: hrtimer interrupt */
 	C_XDP,		/* XDP on a veth, in its NAPI poll */
 	C_TC,		/* tc ingress on the same veth */
+	C_CGROUP_SKB,	/* cgroup_skb/egress of the test's cgroup: UDP sends */
+	C_SOCK_OPS,	/* sock_ops of the test's cgroup: TCP connects on lo */
 	C_ITER,		/* iter/task, run by read() */
 	C_TIMER,	/* a bpf_timer callback, armed from fentry */
-	C_CGROUP_SKB,	/* cgroup_skb/egress of the test's cgroup: UDP sends */
 	NR_CTXS
 };
 
@@ -60,6 +66,19 @@ struct matrix_rec {
 };
 
 #define TRIGGER_FUNC	"__x64_sys_getpgid"
+
+/*
+ * The socket rows (sk_storage, sockmap, sockhash) need a socket where a
+ * cell runs.  Their fentry, fexit, tp_btf and lsm cells hook the sending
+ * of a UDP datagram instead of getpgid(), and take the socket from it;
+ * their iterator walks UDP sockets.
+ */
+#define SOCK_FUNC	"udp_sendmsg"
+#define SOCK_TP		"sock_send_length"
+#define SOCK_LSM	"socket_sendmsg"
+
+/* Slots of the sockmap and keys of the sockhash; 0 holds the UDP sink. */
+#define SOCK_SLOTS	1024
 
 /* The byte an XDP devmap cell marks a frame with before sending it back. */
 #define BOUNCE_OFF	14
