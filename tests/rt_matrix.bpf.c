@@ -395,6 +395,38 @@ static __always_inline int op_task_storage(void *ctx, int c)
 }
 
 /*
+ * Gets with create on storage that all the test's threads share (a
+ * cgroup, an inode, a socket).  One that loses the race to create the
+ * storage returns NULL; asked once more, it finds the winner's.
+ */
+static __always_inline __u64 *cgrp_get(struct cgroup *cg)
+{
+	__u64 *p = bpf_cgrp_storage_get(&m_cgrp_storage, cg, 0,
+					BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+	return p ?: bpf_cgrp_storage_get(&m_cgrp_storage, cg, 0,
+					 BPF_LOCAL_STORAGE_GET_F_CREATE);
+}
+
+static __always_inline __u64 *inode_get(struct inode *inode)
+{
+	__u64 *p = bpf_inode_storage_get(&m_inode_storage, inode, 0,
+					 BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+	return p ?: bpf_inode_storage_get(&m_inode_storage, inode, 0,
+					  BPF_LOCAL_STORAGE_GET_F_CREATE);
+}
+
+static __always_inline __u64 *sk_get(void *sk)
+{
+	__u64 *p = bpf_sk_storage_get(&m_sk_storage, sk, 0,
+				      BPF_SK_STORAGE_GET_F_CREATE);
+
+	return p ?: bpf_sk_storage_get(&m_sk_storage, sk, 0,
+				       BPF_SK_STORAGE_GET_F_CREATE);
+}
+
+/*
  * The same on the cgroup of the current task.  All the test's threads are
  * in one cgroup, so another thread may delete the storage between this
  * run's get and delete (-ENOENT), or create it between this get's lookup
@@ -413,8 +445,7 @@ static __always_inline int op_cgrp_storage(void *ctx, int c)
 	if (c == C_SYSCALL)
 		bpf_rcu_read_lock();
 	cg = t->cgroups->dfl_cgrp;
-	p = bpf_cgrp_storage_get(&m_cgrp_storage, cg, 0,
-				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	p = cgrp_get(cg);
 	if (!p) {
 		step = STEP_NOMEM;
 		goto out;
@@ -430,8 +461,7 @@ static __always_inline int op_cgrp_storage(void *ctx, int c)
 		step = 2;
 		goto out;
 	}
-	if (!bpf_cgrp_storage_get(&m_cgrp_storage, cg, 0,
-				  BPF_LOCAL_STORAGE_GET_F_CREATE))
+	if (!cgrp_get(cg))
 		step = STEP_NOMEM;
 out:
 	if (c == C_SYSCALL)
@@ -452,16 +482,14 @@ static __always_inline int op_inode_storage(void *ctx, int c)
 	__u64 *p;
 	long err;
 
-	p = bpf_inode_storage_get(&m_inode_storage, inode, 0,
-				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	p = inode_get(inode);
 	if (!p)
 		return STEP_NOMEM;
 	__sync_fetch_and_add(p, 1);
 	err = bpf_inode_storage_delete(&m_inode_storage, inode);
 	if (err && err != -ENOENT)
 		return step_err = err, 2;
-	if (!bpf_inode_storage_get(&m_inode_storage, inode, 0,
-				   BPF_LOCAL_STORAGE_GET_F_CREATE))
+	if (!inode_get(inode))
 		return STEP_NOMEM;
 	return STEP_OK;
 }
@@ -492,14 +520,14 @@ static __always_inline int sk_storage_on(void *sk)
 	__u64 *p;
 	long err;
 
-	p = bpf_sk_storage_get(&m_sk_storage, sk, 0, BPF_SK_STORAGE_GET_F_CREATE);
+	p = sk_get(sk);
 	if (!p)
 		return STEP_NOMEM;
 	__sync_fetch_and_add(p, 1);
 	err = bpf_sk_storage_delete(&m_sk_storage, sk);
 	if (err && err != -ENOENT)
 		return step_err = err, 2;
-	if (!bpf_sk_storage_get(&m_sk_storage, sk, 0, BPF_SK_STORAGE_GET_F_CREATE))
+	if (!sk_get(sk))
 		return STEP_NOMEM;
 	return STEP_OK;
 }

@@ -24,7 +24,7 @@
  *
  * On PREEMPT_RT up_read_non_owner() is never called (a kprobe counts it).
  *
- * XFAIL on stock PREEMPT_RT: build IDs and bpf_find_vma() are refused with interrupts off (patches 0022-0025)
+ * XFAIL on stock PREEMPT_RT: build IDs and bpf_find_vma() are refused with interrupts off (0025-0028)
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -237,7 +237,7 @@ static bool vma_ok(const struct vma_info *v, unsigned long probe)
 
 static int on_sample(void *ctx, void *data, size_t size)
 {
-	const struct sample *s = data;
+	const struct bid_sample *s = data;
 	bool spin;
 	__u32 i;
 

@@ -17,7 +17,7 @@ struct vma_info {
 };
 
 /* One perf sample of the target thread: its user stack twice, and a VMA. */
-struct sample {
+struct bid_sample {
 	__u32 nr_ips;
 	__u32 nr_ids;
 	__s64 find_ret;

@@ -42,7 +42,7 @@ SEC("perf_event")
 int sample_stack(struct bpf_perf_event_data *ctx)
 {
 	struct vma_info vi = {};
-	struct sample *s;
+	struct bid_sample *s;
 	long n;
 
 	if ((__u32)bpf_get_current_pid_tgid() != target_tid)
