@@ -5,7 +5,7 @@
 #
 # usage: selftests-mini.sh PROFILE [TEST...]
 #   TEST          prog_tests/TEST.c (default: timer timer_crash timer_lockup
-#                 timer_mim wq task_local_storage cgrp_local_storage)
+#                 timer_mim wq task_local_storage cgrp_local_storage find_vma)
 #   EXTRA_PROGS   more progs/NAME.c to build, for tests that open a BPF
 #                 object by a computed file name (those found as a literal
 #                 "NAME.bpf.o" in a test are added on their own)
@@ -27,7 +27,7 @@
 profile=${1:?usage: selftests-mini.sh PROFILE [TEST...]}
 shift
 [ $# -gt 0 ] || set -- timer timer_crash timer_lockup timer_mim wq \
-	task_local_storage cgrp_local_storage
+	task_local_storage cgrp_local_storage find_vma
 SRC=$(src_dir)
 B=$(build_dir "$profile")
 M=${MINI_OUT:-$(out_dir "$profile")/selftests-mini}

@@ -43,6 +43,7 @@ int sample_stack(struct bpf_perf_event_data *ctx)
 {
 	struct vma_info vi = {};
 	struct bid_sample *s;
+	__u64 t;
 	long n;
 
 	if ((__u32)bpf_get_current_pid_tgid() != target_tid)
@@ -54,12 +55,16 @@ int sample_stack(struct bpf_perf_event_data *ctx)
 	}
 	n = bpf_get_stack(ctx, s->ips, sizeof(s->ips), BPF_F_USER_STACK);
 	s->nr_ips = n > 0 ? n / sizeof(s->ips[0]) : 0;
+	t = bpf_ktime_get_ns();
 	n = bpf_get_stack(ctx, s->ids, sizeof(s->ids),
 			  BPF_F_USER_STACK | BPF_F_USER_BUILD_ID);
+	s->id_ns = bpf_ktime_get_ns() - t;
 	s->nr_ids = n > 0 ? n / sizeof(s->ids[0]) : 0;
 	s->probe = probe_addr;
+	t = bpf_ktime_get_ns();
 	s->find_ret = bpf_find_vma(bpf_get_current_task_btf(), s->probe,
 				   vma_cb, &vi, 0);
+	s->find_ns = bpf_ktime_get_ns() - t;
 	s->vma = vi;
 	bpf_ringbuf_submit(s, 0);
 	return 0;

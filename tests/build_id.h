@@ -22,6 +22,8 @@ struct bid_sample {
 	__u32 nr_ids;
 	__s64 find_ret;
 	__u64 probe;			/* the address bpf_find_vma() looked up */
+	__u64 id_ns;			/* time in the build-ID bpf_get_stack() */
+	__u64 find_ns;			/* time in bpf_find_vma() */
 	struct vma_info vma;
 	__u64 ips[MAX_DEPTH];
 	struct bpf_stack_build_id ids[MAX_DEPTH];

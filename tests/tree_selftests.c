@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The tree's own BPF selftests for timers, workqueues and task and cgroup
- * storage (a test_progs built by scripts/selftests-mini.sh with only these
- * tests): every one of them passes (timer_lockup may skip, see LUCKY).  The
- * storage tests' "recursion" subtests check that a storage operation that
- * really nests is still refused with per-task busy counters (0012).  On stock PREEMPT_RT the timer tests fail,
- * the verifier refuses their programs, and wq splats.
+ * The tree's own BPF selftests for timers, workqueues, task and cgroup
+ * storage and bpf_find_vma() (a test_progs built by
+ * scripts/selftests-mini.sh with only these tests): every one of them
+ * passes (timer_lockup may skip, see LUCKY).  The storage tests'
+ * "recursion" subtests check that a storage operation that really nests is
+ * still refused with per-task busy counters (0012).  On stock PREEMPT_RT
+ * the timer tests fail, the verifier refuses their programs, wq splats,
+ * and bpf_find_vma() returns -EBUSY from a kprobe or perf event.
  *
- * XFAIL on stock PREEMPT_RT: timer programs are refused (0004) and wq splats (0001)
+ * XFAIL on stock PREEMPT_RT: timer programs are refused (0004), wq splats (0001) and find_vma is -EBUSY (0028)
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -19,7 +21,7 @@
 
 static const char *const wanted[] = {
 	"timer", "timer_crash", "timer_lockup", "timer_mim", "wq", "failures_wq",
-	"task_local_storage", "cgrp_local_storage",
+	"task_local_storage", "cgrp_local_storage", "find_vma",
 };
 
 #define NR_WANTED	(sizeof(wanted) / sizeof(wanted[0]))
@@ -79,7 +81,7 @@ void test_main(void)
 			_exit(126);
 		execl("./test_progs", "test_progs", "-t",
 		      "timer,timer_crash,timer_lockup,timer_mim,wq,"
-		      "task_local_storage,cgrp_local_storage", NULL);
+		      "task_local_storage,cgrp_local_storage,find_vma", NULL);
 		_exit(127);
 	}
 	ASSERT_EQ(waitpid(pid, &status, 0), pid, "test_progs_ran");
