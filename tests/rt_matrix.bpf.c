@@ -395,103 +395,76 @@ static __always_inline int op_task_storage(void *ctx, int c)
 }
 
 /*
- * Gets with create on storage that all the test's threads share (a
- * cgroup, an inode, a socket).  One that loses the race to create the
- * storage returns NULL; asked once more, it finds the winner's.
+ * Storage that all the test's threads share (a cgroup, an inode, a
+ * socket), the same way: get with create, delete, get with create again.
+ * A get that loses the race to create the storage returns NULL; asked
+ * once more, it finds the winner's.  Another thread may delete the
+ * storage between this run's get and delete (-ENOENT): those are the
+ * races of sharing, while -EBUSY is the failure, as above.
  */
-static __always_inline __u64 *cgrp_get(struct cgroup *cg)
-{
-	__u64 *p = bpf_cgrp_storage_get(&m_cgrp_storage, cg, 0,
-					BPF_LOCAL_STORAGE_GET_F_CREATE);
-
-	return p ?: bpf_cgrp_storage_get(&m_cgrp_storage, cg, 0,
-					 BPF_LOCAL_STORAGE_GET_F_CREATE);
+#define SHARED_STORAGE_OP(name, map, type, get, del, create)		\
+static __always_inline __u64 *name##_get(type owner)			\
+{									\
+	__u64 *p = get(&map, owner, 0, create);				\
+									\
+	return p ?: get(&map, owner, 0, create);			\
+}									\
+									\
+static __always_inline int name(type owner)				\
+{									\
+	__u64 *p = name##_get(owner);					\
+	long err;							\
+									\
+	if (!p)								\
+		return STEP_NOMEM;					\
+	__sync_fetch_and_add(p, 1);					\
+	err = del(&map, owner);						\
+	if (err == -EBUSY)						\
+		return STEP_BUSY;					\
+	if (err && err != -ENOENT)					\
+		return step_err = err, 2;				\
+	if (!name##_get(owner))						\
+		return STEP_NOMEM;					\
+	return STEP_OK;							\
 }
 
-static __always_inline __u64 *inode_get(struct inode *inode)
-{
-	__u64 *p = bpf_inode_storage_get(&m_inode_storage, inode, 0,
-					 BPF_LOCAL_STORAGE_GET_F_CREATE);
-
-	return p ?: bpf_inode_storage_get(&m_inode_storage, inode, 0,
-					  BPF_LOCAL_STORAGE_GET_F_CREATE);
-}
-
-static __always_inline __u64 *sk_get(void *sk)
-{
-	__u64 *p = bpf_sk_storage_get(&m_sk_storage, sk, 0,
-				      BPF_SK_STORAGE_GET_F_CREATE);
-
-	return p ?: bpf_sk_storage_get(&m_sk_storage, sk, 0,
-				       BPF_SK_STORAGE_GET_F_CREATE);
-}
+SHARED_STORAGE_OP(cgrp_storage_on, m_cgrp_storage, struct cgroup *,
+		  bpf_cgrp_storage_get, bpf_cgrp_storage_delete,
+		  BPF_LOCAL_STORAGE_GET_F_CREATE)
+SHARED_STORAGE_OP(inode_storage_on, m_inode_storage, struct inode *,
+		  bpf_inode_storage_get, bpf_inode_storage_delete,
+		  BPF_LOCAL_STORAGE_GET_F_CREATE)
+SHARED_STORAGE_OP(sk_storage_on, m_sk_storage, void *,
+		  bpf_sk_storage_get, bpf_sk_storage_delete,
+		  BPF_SK_STORAGE_GET_F_CREATE)
 
 /*
- * The same on the cgroup of the current task.  All the test's threads are
- * in one cgroup, so another thread may delete the storage between this
- * run's get and delete (-ENOENT), or create it between this get's lookup
- * and its insert (a NULL get): those are the races of sharing, while
- * -EBUSY is the failure.  A syscall program is sleepable and must hold
- * RCU to reach the cgroup.
+ * The cgroup of the current task: all the test's threads are in one.  A
+ * syscall program is sleepable and must hold RCU to reach the cgroup.
  */
 static __always_inline int op_cgrp_storage(void *ctx, int c)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	struct cgroup *cg;
-	int step = STEP_OK;
-	__u64 *p;
-	long err;
+	int step;
 
 	if (c == C_SYSCALL)
 		bpf_rcu_read_lock();
-	cg = t->cgroups->dfl_cgrp;
-	p = cgrp_get(cg);
-	if (!p) {
-		step = STEP_NOMEM;
-		goto out;
-	}
-	__sync_fetch_and_add(p, 1);
-	err = bpf_cgrp_storage_delete(&m_cgrp_storage, cg);
-	if (err == -EBUSY) {
-		step = STEP_BUSY;
-		goto out;
-	}
-	if (err && err != -ENOENT) {
-		step_err = err;
-		step = 2;
-		goto out;
-	}
-	if (!cgrp_get(cg))
-		step = STEP_NOMEM;
-out:
+	step = cgrp_storage_on(t->cgroups->dfl_cgrp);
 	if (c == C_SYSCALL)
 		bpf_rcu_read_unlock();
 	return step;
 }
 
 /*
- * The same on the inode of the test's executable.  Only LSM programs have
- * the inode storage helpers: elsewhere the verifier refuses the cell at
- * the first of them.  Every run shares the inode, so its races are the
- * cgroup's: -ENOENT from a delete, NULL from a get.
+ * The inode of the test's executable.  Only LSM programs have the inode
+ * storage helpers: elsewhere the verifier refuses the cell at the first
+ * of them.
  */
 static __always_inline int op_inode_storage(void *ctx, int c)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	struct inode *inode = t->mm->exe_file->f_inode;
-	__u64 *p;
-	long err;
 
-	p = inode_get(inode);
-	if (!p)
-		return STEP_NOMEM;
-	__sync_fetch_and_add(p, 1);
-	err = bpf_inode_storage_delete(&m_inode_storage, inode);
-	if (err && err != -ENOENT)
-		return step_err = err, 2;
-	if (!inode_get(inode))
-		return STEP_NOMEM;
-	return STEP_OK;
+	return inode_storage_on(t->mm->exe_file->f_inode);
 }
 
 /* The first argument of a hook, for the cells that take it from there. */
@@ -509,27 +482,6 @@ static __always_inline struct bpf_sock *lookup_sink(void *ctx)
 	};
 
 	return bpf_sk_lookup_udp(ctx, &t, sizeof(t.ipv4), BPF_F_CURRENT_NETNS, 0);
-}
-
-/*
- * Socket storage, the same way again.  The runs of a cell share their
- * socket (the sink, the sender, or one connection), with the same races.
- */
-static __always_inline int sk_storage_on(void *sk)
-{
-	__u64 *p;
-	long err;
-
-	p = sk_get(sk);
-	if (!p)
-		return STEP_NOMEM;
-	__sync_fetch_and_add(p, 1);
-	err = bpf_sk_storage_delete(&m_sk_storage, sk);
-	if (err && err != -ENOENT)
-		return step_err = err, 2;
-	if (!sk_get(sk))
-		return STEP_NOMEM;
-	return STEP_OK;
 }
 
 /*
