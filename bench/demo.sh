@@ -20,6 +20,11 @@ cyclictest_max() {
 	sed -n 's/^# Max Latencies: *0*\([0-9][0-9]*\).*/\1/p' "$RTBPF_OUT/hist-$1.txt"
 }
 
+# Problem 3 (up_read_non_owner()) is why stock RT gives up on the mmap
+# lock with interrupts off: build-ID stacks and bpf_find_vma() from a
+# perf event.
+$B/buildid_probe
+
 # Problem 1: a raw_tp program with a long bpf_loop, on the same CPU.
 echo "latency_idle_us=$(cyclictest_max idle)"
 # The load runs from before cyclictest starts until after it ends.

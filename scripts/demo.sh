@@ -44,6 +44,8 @@ png=$RTBPF_ROOT/results/$name.png
 	echo "| 1. preemption off around programs | cyclictest max, SCHED_FIFO 95, no BPF | ${idle} us |"
 	echo "| 1. preemption off around programs | same, raw_tp/sys_enter bpf_loop($(val bpf_loop_iterations)) on the same CPU ($runs runs) | ${bpf} us |"
 	echo "| 2. allocation in atomic context | does a bpf_timer program load? | ${timer:-no answer} |"
+	echo "| 3. \`up_read_non_owner()\` | user stack top frames with a build ID, from a cpu-clock perf_event program (irqs off) | $(val build_id_valid) |"
+	echo "| 3. \`up_read_non_owner()\` | \`bpf_find_vma()\` from the same program | $(val find_vma) |"
 	echo "| any | kernel splats during the run | $splat |"
 	echo
 	echo "![latency histogram]($name.png)"
