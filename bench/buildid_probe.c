@@ -11,7 +11,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
+#include "file.h"
 #include "buildid_probe.skel.h"
 
 #define SELF_COPY	"/tmp/buildid_probe.exe"
@@ -43,29 +43,6 @@ static void *spinner(void *arg)
 	return NULL;
 }
 
-/* Exec a tmpfs copy of this binary; returns only if that fails. */
-static void reexec_from_tmpfs(void)
-{
-	char buf[65536];
-	ssize_t n = 0;
-	int in, out;
-
-	in = open("/proc/self/exe", O_RDONLY);
-	out = open(SELF_COPY, O_WRONLY | O_CREAT | O_TRUNC, 0755);
-	if (in >= 0 && out >= 0)
-		while ((n = read(in, buf, sizeof(buf))) > 0)
-			if (write(out, buf, n) != n)
-				break;
-	if (in >= 0)
-		close(in);
-	if (out >= 0)
-		close(out);
-	if (in < 0 || out < 0 || n)
-		return;
-	setenv(REEXEC_ENV, "1", 1);
-	execl(SELF_COPY, SELF_COPY, NULL);
-}
-
 int main(void)
 {
 	struct perf_event_attr attr = {
@@ -79,8 +56,7 @@ int main(void)
 	pthread_t t;
 	int pfd;
 
-	if (!getenv(REEXEC_ENV))
-		reexec_from_tmpfs();
+	exec_from_copy(SELF_COPY, REEXEC_ENV);
 	if (!getenv(REEXEC_ENV)) {
 		printf("build_id_valid=error: cannot run from tmpfs\n");
 		return 1;

@@ -12,7 +12,7 @@ LIBBPF_A  := $(TOOLS)/libbpf/libbpf.a
 LIBDIR    := $(dir $(lastword $(MAKEFILE_LIST)))
 INCLUDES  := -I$(OUT) -I$(TOOLS)/libbpf/include -I$(LIBDIR)
 
-PROG_LIBS ?= $(LIBDIR)test.c $(LIBDIR)net.c
+PROG_LIBS ?= $(LIBDIR)test.c $(LIBDIR)net.c $(LIBDIR)file.c
 PROGS     := $(patsubst %.c,$(OUT)/%,$(filter-out %.bpf.c,$(wildcard *.c)))
 HEADERS   := $(wildcard $(LIBDIR)*.h) $(wildcard *.h)
 

@@ -39,6 +39,7 @@
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
 #include "test.h"
+#include "file.h"
 #include "build_id.h"
 #include "build_id.skel.h"
 
@@ -359,49 +360,6 @@ static void report(const char *name, const struct phase *p)
 	       p->find_ns / n, p->find_max);
 }
 
-/* Run from a tmpfs copy, whose pages are all in the page cache. */
-static void reexec_from_tmpfs(void)
-{
-	char buf[65536];
-	ssize_t n;
-	int in, out;
-
-	if (getenv(REEXEC_ENV))
-		return;
-	in = open("/proc/self/exe", O_RDONLY);
-	out = open(SELF_COPY, O_WRONLY | O_CREAT | O_TRUNC, 0755);
-	if (in < 0 || out < 0)
-		return;
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n)
-			return;
-	close(in);
-	close(out);
-	setenv(REEXEC_ENV, "1", 1);
-	execl(SELF_COPY, SELF_COPY, NULL);
-}
-
-static int copy_file(const char *from, const char *to)
-{
-	char buf[65536];
-	ssize_t n;
-	int in = open(from, O_RDONLY), out;
-
-	if (in < 0)
-		return -errno;
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0755);
-	if (out < 0) {
-		close(in);
-		return -errno;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n)
-			break;
-	close(in);
-	close(out);
-	return n ? -EIO : 0;
-}
-
 /* The file of the mapping that holds @addr, from /proc/self/maps. */
 static int mapped_path(const void *addr, char *path, size_t len)
 {
@@ -441,7 +399,8 @@ void test_main(void)
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		test_skip("needs two CPUs (the functional boot)");
-	reexec_from_tmpfs();
+	/* Run from a tmpfs copy, whose pages are all in the page cache. */
+	exec_from_copy(SELF_COPY, REEXEC_ENV);
 	if (!ASSERT_STREQ(getenv(REEXEC_ENV), "1", "running_from_tmpfs"))
 		return;
 
