@@ -5,6 +5,7 @@
 #   rtbpf.tests=a,b                   tests to run (default: all)
 #   rtbpf.profile=NAME                kernel profile, for the tests
 #   rtbpf.trigger=warn                provoke a WARNING after the tests
+#   rtbpf.part=P rtbpf.batch=N        selftests mode: see selftests.sh
 # TAP and results go to the second serial port; the exit status leaves
 # through isa-debug-exit.
 P=/payload
@@ -53,7 +54,8 @@ test)	run_tests "$(arg tests)" "$(arg trigger)"; finish $? ;;
 run)	sh $P/bench/demo.sh >&3 2>&1; finish $? ;;
 bench)	sh $P/bench/bench.sh >&3 2>&1; finish $? ;;
 selftests)
-	sh $P/guest/selftests.sh "$(arg tests)" "$(arg batch)" >&3 2>&1; finish $? ;;
+	sh $P/guest/selftests.sh "$(arg part)" "$(arg tests)" "$(arg batch)" >&3 2>&1
+	finish $? ;;
 shell)	echo "rt-bpf guest shell: bpftool, cyclictest and the tests are in \$PATH ($P)."
 	echo "Leave with 'exit' or Ctrl-D."
 	setsid cttyhack sh -l

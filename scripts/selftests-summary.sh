@@ -1,32 +1,70 @@
 #!/bin/bash
-# Summarize a selftests run directory (OUT/runs/selftests) as markdown:
-# totals, then one row per test_progs test.
-# usage: selftests-summary.sh RUNDIR
+# Summarize the boots of one selftests run (OUT/runs/selftests-*) as
+# markdown: the boots, totals per suite, the splats, one row per test_progs
+# test.  A test that a boot was given but that has no result line (its boot
+# hung, panicked or was never started) is NORESULT.
+#
+# usage: selftests-summary.sh TITLE RUNDIR...
 set -euo pipefail
-run=${1:?usage: selftests-summary.sh RUNDIR}
-logs=("$run"/out/test_progs-*.log)
-results=$(cat "${logs[@]}" 2>/dev/null |
-	sed -n 's/^#[0-9]* *\([^/:]*\):\(OK\|SKIP\|FAIL\).*/\1 \2/p' | sort -u)
+title=${1:?usage: selftests-summary.sh TITLE RUNDIR...}
+shift
+[ $# -gt 0 ] || { echo "usage: selftests-summary.sh TITLE RUNDIR..." >&2; exit 1; }
+
+files() { local d; for d in "$@"; do compgen -G "$d" || true; done; }
+mapfile -t logs < <(for r in "$@"; do files "$r/out/test_progs-*.log"; done)
+mapfile -t lists < <(for r in "$@"; do files "$r/out/test_progs-*.list"; done)
+
+# "test RESULT", one per test; a test seen twice keeps its worst result.
+results=$(
+	{
+		[ ${#logs[@]} -eq 0 ] || cat "${logs[@]}" |
+			sed -n 's/^#[0-9-]* *\([^/:]*\):\([A-Z]*\).*/\1 \2/p'
+		[ ${#lists[@]} -eq 0 ] || cat "${lists[@]}" | sed 's/$/ NORESULT/'
+	} | tr -d '\r' | awk '
+		BEGIN { rank["OK"] = 1; rank["SKIP"] = 2; rank["FAIL"] = 3
+			rank["TIMEOUT"] = 4; rank["ABORT"] = 5; rank["NORESULT"] = 0 }
+		!($1 in r) || rank[$2] > rank[r[$1]] { r[$1] = $2 }
+		END { for (t in r) print t, r[t] }' | sort
+)
 count() { echo "$results" | grep -c " $1\$" || true; }
-echo "# BPF selftests: $(basename "$(dirname "$(dirname "$run")")")"
+
+echo "# BPF selftests: $title"
 echo
-echo "| suite | passed | failed | skipped |"
+echo "| boot | seconds | guest exit | splat lines |"
 echo "|---|---|---|---|"
-echo "| test_progs | $(count OK) | $(count FAIL) | $(count SKIP) |"
+for r in "$@"; do
+	printf '| %s | %s | %s | %s |\n' "$(basename "$r")" \
+		"$(cat "$r/seconds" 2>/dev/null || echo -)" \
+		"$(cat "$r/guest-exit" 2>/dev/null || echo 'not booted')" \
+		"$( [ -s "$r/splats.txt" ] && wc -l <"$r/splats.txt" || echo 0)"
+done
+echo
+echo "| suite | passed | failed | skipped | no result |"
+echo "|---|---|---|---|---|"
+echo "| test_progs | $(count OK) | $(count FAIL) | $(count SKIP) | $(( $(count NORESULT) + $(count TIMEOUT) + $(count ABORT) )) |"
 for s in test_verifier test_maps; do
-	l=$run/out/$s.log
-	if [ -f "$l" ]; then
-		line=$(grep -E '^Summary|SUMMARY' "$l" | tail -n1 || true)
-		echo "| $s | ${line:-no summary: $(tail -n1 "$l")} | | |"
+	l=$(files "${@/%//out/$s.log}" | head -n1)
+	if [ -z "$l" ]; then
+		echo "| $s | not run | | | |"
+	elif [ $s = test_verifier ] && line=$(grep -m1 '^Summary:' "$l"); then
+		# Summary: 790 PASSED, 0 SKIPPED, 2 FAILED
+		read -r p sk f < <(sed -E 's/^Summary: ([0-9]+) PASSED, ([0-9]+) SKIPPED, ([0-9]+) FAILED.*/\1 \2 \3/' <<<"$line")
+		echo "| $s | $p | $f | $sk | |"
 	else
-		echo "| $s | not run | | |"
+		echo "| $s | $(tr -d '\r|' <"$l" | grep -v '^$' | tail -n1) | | | |"
 	fi
 done
 echo
-echo "Kernel splat lines in the run: $( [ -s "$run/splats.txt" ] && wc -l <"$run/splats.txt" || echo 0), distinct:"
-echo
-tr -d '\r' <"$run/splats.txt" 2>/dev/null | sed 's/^\[ *[0-9.]*\] //' | sed 's/: [a-z_/0-9:-]*\/[0-9]*$//' |
-	sort | uniq -c | sed 's/^/    /'
+splats=$(for r in "$@"; do cat "$r/splats.txt" 2>/dev/null || true; done | tr -d '\r')
+n=$(grep -c . <<<"$splats" || true)
+if [ "$n" -eq 0 ]; then
+	echo "Kernel splat lines in the run: 0."
+else
+	echo "Kernel splat lines in the run: $n, distinct:"
+	echo
+	sed -e 's/^\[ *[0-9.]*\] //' -e 's/: [a-z_/0-9:-]*\/[0-9]*$//' <<<"$splats" |
+		sort | uniq -c | sed 's/^/    /'
+fi
 echo
 echo "| test_progs test | result |"
 echo "|---|---|"

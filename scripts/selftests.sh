@@ -5,8 +5,15 @@
 # a per-test summary to results/.
 #
 # usage: selftests.sh PROFILE [build|run|all]
-#   SELFTESTS=a,b   test_progs tests to run (default: all of them)
-#   BATCH=N         test_progs tests per batch (default 25)
+#   SELFTESTS=a,b   run only these test_progs tests, in one boot
+#   SHARDS=N        without SELFTESTS, the full run boots N times for
+#                   test_progs (a slice of its tests each), then once for
+#                   test_verifier and once for test_maps (default 6)
+#   RESUME=1        keep the boots of the last run that finished (guest
+#                   exit 0) and boot only the others: an interrupted full
+#                   run goes on where it stopped
+#   BATCH=N         test_progs tests per run of test_progs (default 25)
+#   TIMEOUT=S       seconds per boot (default 3600)
 #   FROM=PROFILE    run the selftests built for PROFILE's kernel, with only
 #                   bpf_testmod.ko rebuilt for this one: the same binaries on
 #                   RT and non-RT make the cleanest comparison (BPF CO-RE
@@ -66,6 +73,14 @@ build() {
 	log "selftests built in $SO"
 }
 
+# summary RUNDIR...: results/NAME.md from the boots so far.
+summary() {
+	local f=$RTBPF_ROOT/results/$name.md
+	"$RTBPF_ROOT/scripts/selftests-summary.sh" "$profile-$(variant)" "$@" >"$f.new"
+	mv "$f.new" "$f"
+	log "summary: results/$name.md"
+}
+
 run() {
 	[ -x "$SO/test_progs" ] || die "selftests not built; run 'make selftests'"
 	log "copying the selftests into the payload"
@@ -82,15 +97,40 @@ run() {
 		cp "$SRC/tools/testing/selftests/bpf/bpf_testmod/bpf_testmod.ko" "$P/selftests/"
 	fi
 	copy_libs "$P/lib" "$P/selftests"
-	set +e
-	TIMEOUT=${TIMEOUT:-5400} "$RTBPF_ROOT/scripts/boot.sh" "$profile" functional selftests \
-		rtbpf.mode=selftests "rtbpf.tests=${SELFTESTS:-}" "rtbpf.batch=${BATCH:-25}"
-	rc=$?
-	set -e
-	"$RTBPF_ROOT/scripts/selftests-summary.sh" "$OUT/runs/selftests" \
-		>"$RTBPF_ROOT/results/$name.md"
-	log "summary: results/$name.md"
-	head -n 12 "$RTBPF_ROOT/results/$name.md"
+
+	# One boot per part; the summary is written again after each, so that
+	# an interrupted run keeps what it measured.
+	local parts=() part run runs=() rc=0 k
+	if [ -n "${SELFTESTS:-}" ]; then
+		parts=(progs)
+	else
+		for k in $(seq "${SHARDS:-6}"); do parts+=("progs:$k/${SHARDS:-6}"); done
+		parts+=(verifier maps)
+	fi
+	for part in "${parts[@]}"; do
+		runs+=("$OUT/runs/selftests-${part//[:\/]/-}")
+	done
+	[ "${RESUME:-0}" = 1 ] || rm -rf "${runs[@]}"
+	for part in "${parts[@]}"; do
+		run=selftests-${part//[:\/]/-}
+		if [ "${RESUME:-0}" = 1 ] && [ "$(cat "$OUT/runs/$run/part" 2>/dev/null)" = "$part" ] &&
+			[ "$(cat "$OUT/runs/$run/guest-exit" 2>/dev/null)" = 0 ]; then
+			log "selftests $part: kept from the last run"
+			continue
+		fi
+		set +e
+		TIMEOUT=${TIMEOUT:-3600} "$RTBPF_ROOT/scripts/boot.sh" "$profile" functional "$run" \
+			rtbpf.mode=selftests "rtbpf.part=$part" "rtbpf.tests=${SELFTESTS:-}" \
+			"rtbpf.batch=${BATCH:-25}"
+		k=$?
+		set -e
+		# boot.sh dies before booting (no kernel, no payload): stop here.
+		[ -f "$OUT/runs/$run/guest-exit" ] || die "selftests $part: the guest did not boot"
+		echo "$part" >"$OUT/runs/$run/part"
+		[ $k -eq 0 ] || rc=$k
+		summary "${runs[@]}"
+	done
+	head -n $(( ${#runs[@]} + 10 )) "$RTBPF_ROOT/results/$name.md"
 	# With both the RT (test) and the non-RT run of this kind recorded,
 	# the list of RT-only failures.
 	local r=$RTBPF_ROOT/results rt=${name/-$profile-/-test-} nonrt=${name/-$profile-/-nonrt-}
