@@ -17,7 +17,8 @@
 #   FROM=PROFILE    run the selftests built for PROFILE's kernel, with only
 #                   bpf_testmod.ko rebuilt for this one: the same binaries on
 #                   RT and non-RT make the cleanest comparison (BPF CO-RE
-#                   relocates them against the running kernel)
+#                   relocates them against the running kernel);
+#                   FROM=test-stock takes them from the stock tree's build
 #   MINI=1          build only test_progs, with only the SELFTESTS tests
 #                   (default: tests/selftests-curated.txt), through
 #                   selftests-mini.sh: minutes instead of the full build
@@ -28,10 +29,18 @@ what=${2:-all}
 SRC=$(src_dir)
 B=$(build_dir "$profile")
 OUT=$(out_dir "$profile")
-SO=$(out_dir "${FROM:-$profile}")/selftests-build
+# FROM=PROFILE or PROFILE-VARIANT: whose out dir has the selftests.
+from_dir() {
+	case ${FROM:-} in
+	"") out_dir "$profile" ;;
+	*-stock | *-patched) check_profile "${FROM%-*}"; echo "$RTBPF_CACHE/out/$FROM" ;;
+	*) out_dir "$FROM" ;;
+	esac
+}
+SO=$(from_dir)/selftests-build
 name=selftests-$profile-$(variant)
 if [ "${MINI:-0}" = 1 ]; then
-	SO=$(out_dir "${FROM:-$profile}")/selftests-mini-run
+	SO=$(from_dir)/selftests-mini-run
 	SELFTESTS=${SELFTESTS:-$(grep -v '^#' "$RTBPF_ROOT/tests/selftests-curated.txt" | paste -sd,)}
 	name=selftests-mini-$profile-$(variant)
 fi
@@ -88,7 +97,7 @@ run() {
 		--exclude='/bpftool/' --exclude='/resolve_btfids/' --exclude='*.skel.h' \
 		--exclude='*.lskel.h' --exclude='*.subskel.h' --exclude='/no_alu32/' \
 		--exclude='/cpuv4/' --exclude='/src/' "$SO/" "$P/selftests/"
-	if [ -n "${FROM:-}" ] && [ "$FROM" != "$profile" ]; then
+	if [ "$(from_dir)" != "$OUT" ]; then
 		log "rebuilding bpf_testmod.ko for $B"
 		testmod_clean "$SRC"
 		make -s -C "$B" M="$SRC/tools/testing/selftests/bpf/bpf_testmod" modules \
@@ -142,9 +151,12 @@ run() {
 	return $rc
 }
 
+# With FROM, the selftests are another kernel's: build them there.
+[ "$(from_dir)" = "$OUT" ] || [ "$what" != build ] ||
+	die "FROM=$FROM only runs; build with 'make selftests PROFILE=${FROM%-*}'"
 case $what in
 build) build ;;
 run) run ;;
-all) build; run ;;
+all) [ "$(from_dir)" != "$OUT" ] || build; run ;;
 *) die "unknown selftests step '$what' (build, run, all)" ;;
 esac
