@@ -7,7 +7,8 @@
 #           progs:K/N    the Kth of N equal slices of that list
 #           verifier     test_verifier
 #           maps         test_maps
-#   TESTS   test_progs tests, comma separated (default: all of them)
+#   TESTS   test_progs tests, comma separated, or @FILE with one per line
+#           (default: all of them)
 #   BATCH   test_progs tests per run of test_progs (default 25)
 #
 # A batch that does not finish in BATCH_TIMEOUT seconds is killed.  test_progs
@@ -25,7 +26,9 @@ results() {
 }
 
 progs() {
-	if [ -n "$tests" ]; then
+	if [ "${tests#@}" != "$tests" ]; then
+		cat "${tests#@}"
+	elif [ -n "$tests" ]; then
 		echo "$tests" | tr , '\n'
 	else
 		./test_progs -l
