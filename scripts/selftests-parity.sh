@@ -24,6 +24,29 @@ join <(rows "$rt") <(rows "$nonrt") |
 	awk '$3 == "OK" && $2 != "OK" { print "| " $1 " | " $2 " | " $3 " |"; n++ }
 	     END { if (!n) print "| (none) | | |" }'
 echo
+echo "The other way round, passes on RT only:"
+echo
+join <(rows "$rt") <(rows "$nonrt") |
+	awk '$2 == "OK" && $3 != "OK" { printf "%s`%s` (non-RT %s)", n++ ? ", " : "", $1, $3 }
+	     END { print n ? "." : "none." }'
+echo
+echo "Suites and splats:"
+echo
+echo "| | RT | non-RT |"
+echo "|---|---|---|"
+# suite NAME FILE: the suite's row of the summary, cells joined by " / ".
+suite() {
+	sed -n -E "s/^\| $1 \| (.*) \|\$/\1/p" "$2" | sed -E 's/ *\| */ \/ /g; s/( \/ )+$//'
+}
+for s in test_progs test_verifier test_maps; do
+	echo "| $s | $(suite "$s" "$rt") | $(suite "$s" "$nonrt") |"
+done
+splat_lines() { sed -n -E 's/^Kernel splat lines in the run: ([0-9]+).*/\1/p' "$1"; }
+echo "| kernel splat lines | $(splat_lines "$rt") | $(splat_lines "$nonrt") |"
+echo
+echo "test_progs counts are passed / failed / skipped / no result; test_verifier"
+echo "passed / failed / skipped."
+echo
 echo "Both fail or skip (not an RT gap):"
 echo
 join <(rows "$rt") <(rows "$nonrt") |
