@@ -5,7 +5,8 @@
 # a per-test summary to results/.
 #
 # usage: selftests.sh PROFILE [build|run|all]
-#   SELFTESTS=a,b   run only these test_progs tests, in one boot
+#   SELFTESTS=a,b   run only these test_progs tests, in one boot; the
+#                   summary goes to the cache, not to results/
 #   SHARDS=N        without SELFTESTS, the full run boots N times for
 #                   test_progs (a slice of its tests each), then once for
 #                   test_verifier and once for test_maps (default 6)
@@ -39,10 +40,16 @@ from_dir() {
 }
 SO=$(from_dir)/selftests-build
 name=selftests-$profile-$(variant)
+# Full and curated runs are recorded in results/; a run of chosen tests
+# (SELFTESTS without MINI) must not replace them, its summary stays in the
+# cache.
+sums=$RTBPF_ROOT/results
+[ -z "${SELFTESTS:-}" ] || sums=$(out_dir "$profile")
 if [ "${MINI:-0}" = 1 ]; then
 	SO=$(from_dir)/selftests-mini-run
 	SELFTESTS=${SELFTESTS:-$(grep -v '^#' "$RTBPF_ROOT/tests/selftests-curated.txt" | paste -sd,)}
 	name=selftests-mini-$profile-$(variant)
+	sums=$RTBPF_ROOT/results
 fi
 P=$OUT/payload
 need_cmd clang-19 llc-19 llvm-strip-19
@@ -84,10 +91,10 @@ build() {
 
 # summary RUNDIR...: results/NAME.md from the boots so far.
 summary() {
-	local f=$RTBPF_ROOT/results/$name.md
+	local f=$sums/$name.md
 	"$RTBPF_ROOT/scripts/selftests-summary.sh" "$profile-$(variant)" "$@" >"$f.new"
 	mv "$f.new" "$f"
-	log "summary: results/$name.md"
+	log "summary: ${f#"$RTBPF_ROOT"/}"
 }
 
 run() {
@@ -142,10 +149,10 @@ run() {
 		[ $k -eq 0 ] || rc=$k
 		summary "${runs[@]}"
 	done
-	head -n $(( ${#runs[@]} + 10 )) "$RTBPF_ROOT/results/$name.md"
+	head -n $(( ${#runs[@]} + 10 )) "$sums/$name.md"
 	# With both the RT (test) and the non-RT run of this kind recorded,
 	# the list of RT-only failures.
-	local r=$RTBPF_ROOT/results rt=${name/-$profile-/-test-} nonrt=${name/-$profile-/-nonrt-}
+	local r=$sums rt=${name/-$profile-/-test-} nonrt=${name/-$profile-/-nonrt-}
 	if [ -s "$r/$rt.md" ] && [ -s "$r/$nonrt.md" ]; then
 		"$RTBPF_ROOT/scripts/selftests-parity.sh" "$r/$rt.md" "$r/$nonrt.md" \
 			>"$r/${name/-$profile-/-parity-}.md"
