@@ -64,13 +64,20 @@ need_cmd() {
 	done
 }
 
-# testmod_clean SRC: bpf_testmod is built inside the tree, which all profiles
-# of a variant share.  kbuild does not see that its objects were compiled for
-# another profile's kernel (a nonrt object then fails modpost against the RT
-# kernel), so every build of it starts from a clean directory.
+# The BPF selftests' kernel modules, each built in its directory of
+# tools/testing/selftests/bpf.
+TESTMODS="bpf_testmod bpf_test_modorder_x bpf_test_modorder_y bpf_test_no_cfi"
+
+# testmod_clean SRC: the selftests' modules are built inside the tree, which
+# all profiles of a variant share.  kbuild does not see that their objects
+# were compiled for another profile's kernel (a nonrt object then fails
+# modpost against the RT kernel), so every build of them starts from clean
+# directories.
 testmod_clean() {
-	git -C "$1" clean -fdxq -- tools/testing/selftests/bpf/bpf_testmod ||
-		die "cannot clean $1/tools/testing/selftests/bpf/bpf_testmod"
+	local m dirs=()
+	for m in $TESTMODS; do dirs+=("tools/testing/selftests/bpf/$m"); done
+	git -C "$1" clean -fdxq -- "${dirs[@]}" ||
+		die "cannot clean the selftests' modules in $1"
 }
 
 # libbpf and bpftool, built from the tree of the current variant.

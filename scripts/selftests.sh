@@ -16,7 +16,7 @@
 #   BATCH=N         test_progs tests per run of test_progs (default 25)
 #   TIMEOUT=S       seconds per boot (default 3600)
 #   FROM=PROFILE    run the selftests built for PROFILE's kernel, with only
-#                   bpf_testmod.ko rebuilt for this one: the same binaries on
+#                   their modules rebuilt for this one: the same binaries on
 #                   RT and non-RT make the cleanest comparison (BPF CO-RE
 #                   relocates them against the running kernel);
 #                   FROM=test-stock takes them from the stock tree's build
@@ -105,12 +105,17 @@ run() {
 		--exclude='*.lskel.h' --exclude='*.subskel.h' --exclude='/no_alu32/' \
 		--exclude='/cpuv4/' --exclude='/src/' "$SO/" "$P/selftests/"
 	if [ "$(from_dir)" != "$OUT" ]; then
-		log "rebuilding bpf_testmod.ko for $B"
+		# A module built for the other kernel does not load (ENOEXEC).
+		log "rebuilding the selftests' modules for $B"
 		testmod_clean "$SRC"
-		make -s -C "$B" M="$SRC/tools/testing/selftests/bpf/bpf_testmod" modules \
-			>"$OUT/bpf_testmod.log" 2>&1 ||
-			{ tail -20 "$OUT/bpf_testmod.log" >&2; die "bpf_testmod build failed"; }
-		cp "$SRC/tools/testing/selftests/bpf/bpf_testmod/bpf_testmod.ko" "$P/selftests/"
+		: >"$OUT/bpf_testmod.log"
+		for m in $TESTMODS; do
+			[ -f "$SO/$m.ko" ] || continue
+			make -s -C "$B" M="$SRC/tools/testing/selftests/bpf/$m" modules \
+				>>"$OUT/bpf_testmod.log" 2>&1 ||
+				{ tail -20 "$OUT/bpf_testmod.log" >&2; die "$m build failed"; }
+			cp "$SRC/tools/testing/selftests/bpf/$m/$m.ko" "$P/selftests/"
+		done
 	fi
 	copy_libs "$P/lib" "$P/selftests"
 	# The kernel command line holds 2047 bytes: the guest reads a list of
