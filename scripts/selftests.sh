@@ -118,6 +118,9 @@ run() {
 		done
 	fi
 	copy_libs "$P/lib" "$P/selftests"
+	# The payload may be older than the guest side of this checkout.
+	rsync -a --delete "$RTBPF_ROOT/guest/" "$P/guest/"
+	rsync -a --delete "$RTBPF_ROOT/splat/" "$P/splat/"
 	# The kernel command line holds 2047 bytes: the guest reads a list of
 	# tests from the share instead.
 	[ -z "${SELFTESTS:-}" ] || tr , '\n' <<<"$SELFTESTS" >"$P/selftests/selftests.list"
