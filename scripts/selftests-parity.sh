@@ -34,9 +34,16 @@ echo "Suites and splats:"
 echo
 echo "| | RT | non-RT |"
 echo "|---|---|---|"
-# suite NAME FILE: the suite's row of the summary, cells joined by " / ".
+# suite NAME FILE: the suite's row of the summary, its non-empty cells
+# joined by " / ".
 suite() {
-	sed -n -E "s/^\| $1 \| (.*) \|\$/\1/p" "$2" | sed -E 's/ *\| */ \/ /g; s/( \/ )+$//'
+	sed -n -E "s/^\| $1 \| (.*) \|\$/\1/p" "$2" |
+		awk -F'|' '{ s = ""
+			for (i = 1; i <= NF; i++) {
+				gsub(/^ +| +$/, "", $i)
+				if ($i != "") s = s (s == "" ? "" : " / ") $i
+			}
+			print s }'
 }
 for s in test_progs test_verifier test_maps; do
 	echo "| $s | $(suite "$s" "$rt") | $(suite "$s" "$nonrt") |"

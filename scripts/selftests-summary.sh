@@ -50,8 +50,15 @@ for s in test_verifier test_maps; do
 		# Summary: 790 PASSED, 0 SKIPPED, 2 FAILED
 		read -r p sk f < <(sed -E 's/^Summary: ([0-9]+) PASSED, ([0-9]+) SKIPPED, ([0-9]+) FAILED.*/\1 \2 \3/' <<<"$line")
 		echo "| $s | $p | $f | $sk | |"
+	elif line=$(grep -m1 '^test_maps: OK' "$l"); then
+		# test_maps: OK, 0 SKIPPED (it stops at the first failure)
+		echo "| $s | all | 0 | $(sed -E 's/.*OK, ([0-9]+) SKIPPED.*/\1/' <<<"$line") | |"
 	else
-		echo "| $s | $(tr -d '\r|' <"$l" | grep -v '^$' | tail -n1) | | | |"
+		# No verdict: an assertion stopped it, or its boot was cut.
+		r=${l%/out/*}
+		echo "| $s | | | | no verdict (boot: $(cat "$r/guest-exit" 2>/dev/null || echo '?')" \
+			"after $(cat "$r/seconds" 2>/dev/null || echo '?') s); last line:" \
+			"$(tr -d '\r|' <"$l" | grep -v '^$' | tail -n1) |"
 	fi
 done
 echo
