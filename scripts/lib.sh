@@ -80,6 +80,13 @@ testmod_clean() {
 		die "cannot clean the selftests' modules in $1"
 }
 
+# guest_sync PAYLOAD: the guest scripts and the splat patterns of this
+# checkout into a payload.
+guest_sync() {
+	rsync -a --delete "$RTBPF_ROOT/guest/" "$1/guest/"
+	rsync -a --delete "$RTBPF_ROOT/splat/" "$1/splat/"
+}
+
 # libbpf and bpftool, built from the tree of the current variant.
 tools_dir() {
 	printf '%s/tools-%s\n' "$RTBPF_CACHE" "$(variant)"

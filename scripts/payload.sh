@@ -25,8 +25,7 @@ done
 "$RTBPF_ROOT/scripts/selftests-mini.sh" "$profile"
 
 mkdir -p "$P"/{tests,bin,lib,out}
-rsync -a --delete "$RTBPF_ROOT/guest/" "$P/guest/"
-rsync -a --delete "$RTBPF_ROOT/splat/" "$P/splat/"
+guest_sync "$P"
 rsync -a --delete --include='*.sh' --exclude='*' "$RTBPF_ROOT/bench/" "$P/bench/"
 # The programs of the sources that exist now, and nothing older: a test is
 # anything the guest finds in tests/, so a binary left in obj/ by a test

@@ -13,6 +13,8 @@ done
 
 # rows FILE: "test result" for every row of the per-test table.
 rows() { sed -n -E 's/^\| ([A-Za-z0-9_]+) \| ([A-Z]+) \|$/\1 \2/p' "$1" | sort; }
+# "test RT-result non-RT-result" for the tests in both runs.
+both=$(join <(rows "$rt") <(rows "$nonrt"))
 
 echo "# RT parity target: passes on non-RT, not on RT"
 echo
@@ -20,13 +22,13 @@ echo "From \`$(basename "$rt")\` (RT) and \`$(basename "$nonrt")\` (non-RT)."
 echo
 echo "| test | RT | non-RT |"
 echo "|---|---|---|"
-join <(rows "$rt") <(rows "$nonrt") |
+echo "$both" |
 	awk '$3 == "OK" && $2 != "OK" { print "| " $1 " | " $2 " | " $3 " |"; n++ }
 	     END { if (!n) print "| (none) | | |" }'
 echo
 echo "The other way round, passes on RT only:"
 echo
-join <(rows "$rt") <(rows "$nonrt") |
+echo "$both" |
 	awk '$2 == "OK" && $3 != "OK" { printf "%s`%s` (non-RT %s)", n++ ? ", " : "", $1, $3 }
 	     END { print n ? "." : "none." }'
 echo
@@ -56,7 +58,7 @@ echo "passed / failed / skipped."
 echo
 echo "Both fail or skip (not an RT gap):"
 echo
-join <(rows "$rt") <(rows "$nonrt") |
+echo "$both" |
 	awk '$3 != "OK" && $2 != "OK" { printf "%s`%s` (RT %s, non-RT %s)", n++ ? ", " : "", $1, $2, $3 }
 	     END { print n ? "." : "none." }'
 only_rt=$(join -v1 <(rows "$rt") <(rows "$nonrt") | awk '{ print $1 }' | xargs)

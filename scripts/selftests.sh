@@ -44,12 +44,11 @@ name=selftests-$profile-$(variant)
 # (SELFTESTS without MINI) must not replace them, its summary stays in the
 # cache.
 sums=$RTBPF_ROOT/results
-[ -z "${SELFTESTS:-}" ] || sums=$(out_dir "$profile")
+[ "${MINI:-0}" = 1 ] || [ -z "${SELFTESTS:-}" ] || sums=$OUT
 if [ "${MINI:-0}" = 1 ]; then
 	SO=$(from_dir)/selftests-mini-run
 	SELFTESTS=${SELFTESTS:-$(grep -v '^#' "$RTBPF_ROOT/tests/selftests-curated.txt" | paste -sd,)}
 	name=selftests-mini-$profile-$(variant)
-	sums=$RTBPF_ROOT/results
 fi
 P=$OUT/payload
 need_cmd clang-19 llc-19 llvm-strip-19
@@ -119,8 +118,7 @@ run() {
 	fi
 	copy_libs "$P/lib" "$P/selftests"
 	# The payload may be older than the guest side of this checkout.
-	rsync -a --delete "$RTBPF_ROOT/guest/" "$P/guest/"
-	rsync -a --delete "$RTBPF_ROOT/splat/" "$P/splat/"
+	guest_sync "$P"
 	# The kernel command line holds 2047 bytes: the guest reads a list of
 	# tests from the share instead.
 	[ -z "${SELFTESTS:-}" ] || tr , '\n' <<<"$SELFTESTS" >"$P/selftests/selftests.list"
